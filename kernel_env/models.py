@@ -1,0 +1,77 @@
+"""Wire types of kernel_env: the action an agent sends and the observation it gets back."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from openenv.core.env_server.types import Action, Observation, State
+from pydantic import Field, field_validator
+
+MAX_CODE_BYTES = 256 * 1024
+LANGUAGES = ("triton", "cuda")
+
+# observation.stage values, in pipeline order (see server/evaluation/stages.py).
+STAGES = ("ready", "static_check", "compile", "correctness", "timing", "scored")
+
+
+class KernelAction(Action):
+    """One submission: the full source of a Python file defining `class ModelNew`."""
+
+    code: str = Field(..., description="Python source defining class ModelNew (Triton or load_inline CUDA)")
+
+    @field_validator("code", mode="before")
+    @classmethod
+    def _text_of_bounded_size(cls, value):
+        if not isinstance(value, str):
+            raise ValueError(f"code must be a string of Python source, got {type(value).__name__}")
+        if not value.strip():
+            raise ValueError("code is empty; submit the Python source of a file defining class ModelNew")
+        size = len(value.encode("utf-8", errors="surrogatepass"))
+        if size > MAX_CODE_BYTES:
+            raise ValueError(f"code is {size} bytes; the limit is {MAX_CODE_BYTES} bytes")
+        if "\x00" in value:
+            raise ValueError("code contains NUL bytes; submit plain text Python source")
+        return value
+
+
+class KernelObservation(Observation):
+    """What the agent sees after reset (stage "ready", problem set) and after each step."""
+
+    task_id: str = ""
+    split: str = ""
+    language: str = "triton"
+    problem: str = Field("", description="reference source and rules (set at reset)")
+    turn: int = Field(0, description="submissions made so far in this episode")
+    max_turns: int = 4
+    stage: str = Field("ready", description=f"how far the submission got: one of {', '.join(STAGES)}")
+    error_class: Optional[str] = Field(None, description="why it stopped (see README), None when scored")
+    feedback: str = ""
+    correct: bool = False
+    trials_passed: int = 0
+    trials_total: int = 0
+    max_abs_error: Optional[float] = None
+    runtime_ms: Optional[float] = None
+    ref_runtime_ms: Optional[float] = None
+    speedup: Optional[float] = None
+    runtime_spread: Optional[float] = Field(None, description="(p75 - p25) / median of timed calls")
+    timing_meaningful: bool = Field(False, description="False on the cpu and mock evaluators")
+    evaluator: str = ""
+    device: str = ""
+    bound: Optional[str] = Field(None, description='"compute" or "memory"')
+    arithmetic_intensity: Optional[float] = None
+    t_min_ms: Optional[float] = None
+    roofline_frac: Optional[float] = None
+    ref_roofline_frac: Optional[float] = None
+    roofline_gpu: Optional[str] = None
+    best_reward: float = 0.0
+    stage_seconds: dict = Field(default_factory=dict)
+
+
+class KernelState(State):
+    task_id: Optional[str] = None
+    split: Optional[str] = None
+    language: str = "triton"
+    turn: int = 0
+    max_turns: int = 4
+    done: bool = False
+    best_reward: float = 0.0

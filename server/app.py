@@ -1,0 +1,85 @@
+"""The FastAPI app: OpenEnv's create_app around KernelEnvironment, plus GET /tasks.
+
+Run it with `uv run server` (port 8000; PORT overrides) or serve `server.app:app` with uvicorn.
+Configuration comes from the environment (server/config.py); a bad value stops start-up.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from server.config import Config, ConfigError, load_config
+
+
+def build_services(config: Config):
+    from server.eval_log import EvalLog
+    from server.evaluators import GpuEvaluator, CpuEvaluator, MockEvaluator
+    from server.kernel_environment import Services
+    from server.tasks import TaskStore
+
+    common = dict(reward_mode=config.reward, roofline_reject=config.roofline_reject,
+                  nominal_gpu=config.nominal_gpu, stage_timeouts=config.stage_timeouts,
+                  memory_limit_gb=config.worker_memory_gb)
+    if config.evaluator == "gpu":
+        evaluator = GpuEvaluator(config.gpus, **common)
+    elif config.evaluator == "cpu":
+        evaluator = CpuEvaluator(config.cpu_workers, **common)
+    else:
+        evaluator = MockEvaluator(**common)
+    services = Services()
+    services.config, services.tasks = config, TaskStore(config.tasks_dir)
+    services.evaluator, services.log = evaluator, EvalLog(config.eval_log)
+    return services
+
+
+def create_kernel_app(config: Config | None = None):
+    """A ready app for `config` (default: from the environment); starts the worker pool."""
+    from openenv.core.env_server.http_server import create_app
+    from openenv.core.env_server.types import ConcurrencyConfig
+
+    from kernel_env.models import KernelAction, KernelObservation, KernelState
+    from server.kernel_environment import KernelEnvironment
+
+    config = config or load_config()
+    services = build_services(config)
+    env_cls = type("KernelEnvironmentSession", (KernelEnvironment,), {"services": services})
+    app = create_app(
+        env_cls, KernelAction, KernelObservation, env_name="kernel_env", state_cls=KernelState,
+        concurrency_config=ConcurrencyConfig(max_concurrent_envs=config.max_sessions,
+                                             session_timeout=config.session_timeout_s),
+    )
+
+    @app.get("/tasks", tags=["kernel_env"])
+    def list_tasks() -> dict:
+        """Task ids by split, and where they come from."""
+        return {"source": config.tasks_source, "root": str(config.tasks_dir),
+                **{split: services.tasks.ids(split) for split in ("train", "eval")}}
+
+    app.router.on_shutdown.append(services.evaluator.close)
+    app.state.services = services
+    services.evaluator.start()
+    return app
+
+
+def __getattr__(name: str):
+    """`server.app:app` is built on first access, so importing this module starts nothing."""
+    if name == "app":
+        globals()["app"] = create_kernel_app()
+        return globals()["app"]
+    raise AttributeError(name)
+
+
+def main() -> None:
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        sys.exit(f"kernel_env: configuration error: {exc}")
+    import uvicorn
+
+    print(f"kernel_env: evaluator={config.evaluator} tasks={config.tasks_source} ({config.tasks_dir}) "
+          f"port={config.port} max_sessions={config.max_sessions}", file=sys.stderr, flush=True)
+    uvicorn.run(create_kernel_app(config), host="0.0.0.0", port=config.port, ws_max_size=16 * 1024 * 1024)
+
+
+if __name__ == "__main__":
+    main()

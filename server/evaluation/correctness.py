@@ -1,0 +1,139 @@
+"""Stage 3, correctness: the candidate against the reference on every trial input.
+
+Order per trial: the candidate runs first, under the dispatch guard, on inputs it has never seen;
+then the evaluator checks the inputs were not written, that torch was not patched, and only then
+computes the reference from a pristine copy of the inputs. No reference output exists while
+candidate code runs, so there is nothing to find and copy.
+"""
+
+from __future__ import annotations
+
+
+
+import torch
+
+from .inputs import FROBENIUS_TASKS, NORMALIZED_TASKS, SOFTMAX_TASKS
+from .stages import CORRECTNESS, StageFailure
+
+NORMALIZED_ATOL_SCALE = 1e-5  # atol = min(configured, max|ref| * this) for Softmax/Frobenius
+NORMALIZATION_TOL = 1e-3  # row sums / global norm must be one within this
+
+
+def _fail(error_class: str, feedback: str):
+    raise StageFailure(CORRECTNESS, error_class, feedback)
+
+
+def as_tensors(out, what: str) -> list[torch.Tensor]:
+    """Flatten a forward's result to a list of plain tensors; anything else is rejected."""
+    items = list(out) if isinstance(out, (tuple, list)) else [out]
+    for i, item in enumerate(items):
+        if type(item) is not torch.Tensor:  # subclasses can pretend to hold values
+            _fail("not_a_tensor", f"{what} output {i} is a {type(item).__name__}, expected a plain "
+                  "torch.Tensor")
+    return items
+
+
+def tolerances(task_id: str | None, ref: torch.Tensor, atol: float, rtol: float) -> tuple[float, float]:
+    if task_id in NORMALIZED_TASKS:
+        peak = ref.abs().max().item() if ref.numel() else 0.0
+        atol = min(atol, peak * NORMALIZED_ATOL_SCALE)
+    return atol, rtol
+
+
+def check_output(out, ref, *, atol: float, rtol: float, task_id: str | None = None,
+                 label: str = "trial") -> float:
+    """Raise StageFailure if `out` does not match `ref`; return the max absolute error."""
+    outs, refs = as_tensors(out, "your"), as_tensors(ref, "reference")
+    if len(outs) != len(refs):
+        _fail("shape_mismatch", f"{label}: forward returned {len(outs)} tensors, expected {len(refs)}")
+    worst = 0.0
+    for o, r in zip(outs, refs):
+        worst = max(worst, _check_tensor(o, r, atol, rtol, task_id, label))
+        _check_normalization(o, task_id, label)
+    return worst
+
+
+def _check_tensor(o: torch.Tensor, r: torch.Tensor, atol: float, rtol: float,
+                  task_id: str | None, label: str) -> float:
+    if o.shape != r.shape:
+        _fail("shape_mismatch", f"{label}: output shape {tuple(o.shape)}, expected {tuple(r.shape)}")
+    if o.dtype != r.dtype:
+        _fail("dtype_mismatch", f"{label}: output dtype {o.dtype}, expected {r.dtype}")
+    if o.device != r.device:
+        _fail("output_mismatch", f"{label}: output on {o.device}, expected on {r.device}")
+    if o.numel() == 0:
+        return 0.0
+    bad_finite = torch.isfinite(r) & ~torch.isfinite(o)
+    if bad_finite.any():
+        idx = _first_index(bad_finite, o.shape)
+        _fail("non_finite", f"{label}: output holds {int(bad_finite.sum())} non-finite values where "
+              f"the reference is finite; first at index {idx}: got {o[idx].item()}, expected "
+              f"{r[idx].item():.6g}")
+    atol, rtol = tolerances(task_id, r, atol, rtol)
+    diff = (o.double() - r.double()).abs() if o.numel() < (1 << 24) else (o - r).abs()
+    bad = ~(diff <= atol + rtol * r.abs())
+    if bad.any():
+        idx = _first_index(bad, o.shape)
+        _fail("output_mismatch", f"{label}: {int(bad.sum())} of {o.numel()} elements differ beyond "
+              f"atol={atol:.3g}, rtol={rtol:.3g}; first at index {idx}: got {o[idx].item():.6g}, "
+              f"expected {r[idx].item():.6g}")
+    return float(diff.max())
+
+
+def _first_index(mask: torch.Tensor, shape) -> tuple:
+    flat = int(mask.reshape(-1).nonzero()[0, 0])
+    return tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), tuple(shape)))
+
+
+def _check_normalization(o: torch.Tensor, task_id: str | None, label: str) -> None:
+    if task_id in SOFTMAX_TASKS:
+        if (o < 0).any():
+            _fail("normalization", f"{label}: softmax output has negative entries")
+        sums = o.sum(dim=-1, dtype=torch.float64)
+        off = (sums - 1.0).abs().max().item()
+        if off > NORMALIZATION_TOL:
+            _fail("normalization", f"{label}: softmax rows must sum to one; worst row is off by {off:.3g}")
+    elif task_id in FROBENIUS_TASKS:
+        norm = torch.linalg.vector_norm(o, dtype=torch.float64).item()
+        if abs(norm - 1.0) > NORMALIZATION_TOL:
+            _fail("normalization", f"{label}: output must have global L2 norm one, got {norm:.6g}")
+
+
+def check_inputs_unchanged(inputs: list, saved: list, label: str) -> None:
+    for i, (x, s) in enumerate(zip(inputs, saved)):
+        if torch.is_tensor(x) and not (x.shape == s.shape and torch.equal(x, s)):
+            _fail("input_mutated", f"{label}: forward wrote into input {i}; inputs are read-only, "
+                  "write results to a tensor you allocate")
+
+
+def clone_inputs(inputs: list) -> list:
+    return [x.clone() if torch.is_tensor(x) else x for x in inputs]
+
+
+def check_deterministic(first, second, *, atol: float, rtol: float, label: str) -> None:
+    """Two runs on the same input must agree within tolerance: garbage that happens to pass once
+    (uninitialised memory, races) rarely passes twice."""
+    for a, b in zip(as_tensors(first, "your"), as_tensors(second, "your")):
+        close = torch.isclose(a, b, atol=atol, rtol=rtol, equal_nan=True)
+        if not bool(close.all()):
+            idx = _first_index(~close, a.shape)
+            _fail("nondeterministic", f"{label}: two runs on the same input disagree at index {idx} "
+                  f"({a[idx].item():.6g} vs {b[idx].item():.6g}); read only memory you wrote")
+
+
+def reference_output(model: torch.nn.Module, inputs: list, model64: torch.nn.Module | None):
+    """The reference's output; on CPU recomputed in float64 where it runs there (large fp32
+    reductions drift on CPU), then cast back to the dtype the task returns."""
+    out = model(*inputs)
+    if model64 is None:
+        return out
+    try:
+        precise = model64(*[x.double() if torch.is_tensor(x) and x.is_floating_point() else x
+                            for x in inputs])
+    except (RuntimeError, TypeError, NotImplementedError):
+        return out
+    outs, precs = as_tensors(out, "reference"), as_tensors(precise, "reference")
+    cast = [p.to(o.dtype) if o.is_floating_point() else o for o, p in zip(outs, precs)]
+    return cast[0] if torch.is_tensor(out) else type(out)(cast)
+
+

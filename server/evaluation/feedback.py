@@ -1,0 +1,31 @@
+"""Turning exceptions into short feedback an agent can act on."""
+
+from __future__ import annotations
+
+import traceback
+
+MAX_FEEDBACK_CHARS = 2000
+
+
+def clip(text: str, limit: int = MAX_FEEDBACK_CHARS) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 20] + "\n... (truncated)"
+
+
+def describe_exception(exc: BaseException, candidate_file: str | None = None) -> str:
+    """The exception line plus the frames in the submission's own file (the evaluator's are noise)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    own = [f for f in frames if candidate_file and f.filename == candidate_file]
+    where = "".join(f"  line {f.lineno}, in {f.name}: {(f.line or '').strip()}\n" for f in own[-3:])
+    message = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    message = _first_real_error(message)
+    return clip((where + message) if where else message)
+
+
+def _first_real_error(message: str) -> str:
+    """Compiler logs bury the first error under warnings and notes: start at it."""
+    lines = message.splitlines()
+    for i, line in enumerate(lines):
+        if " error" in line.lower() or line.lower().startswith("error"):
+            return "\n".join(lines[:1] + lines[max(i, 1): i + 12]) if i > 0 else "\n".join(lines[:12])
+    return "\n".join(lines[:40])

@@ -1,0 +1,323 @@
+"""The dispatch guard: what torch may do inside a candidate's forward.
+
+The candidate's Triton kernels must do the computing. Around them forward may only allocate,
+reshape (views, permutes, contiguous) and copy within the evaluation device; every other aten
+operation is refused, naming the operation, why, and the line of the candidate that issued it.
+
+    install_interpreter_hooks()              # once per process, before running the candidate
+    guard = DispatchGuard(device, candidate_file)
+    with guard:
+        out = model(*inputs)
+    if guard.violation is not None:          # sticky: catching the exception does not clear it
+        feedback = str(guard.violation)
+
+Two torch modes do the checking: a dispatch mode judges every aten operation against the tables
+below, and a function mode refuses the exits that never reach the dispatcher (printing a tensor,
+and on the CPU evaluator numpy, lists and raw memory). On a GPU, torch work whose tensors all
+live on the host is allowed (Triton's autotuner computes its statistics there); nothing can carry
+input data to the host, since that copy is refused. On the CPU evaluator the host is the
+evaluation device, so that exemption does not apply.
+
+Torch modes are thread-local: the guard checks only the thread that entered it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import linecache
+import os
+import sys
+import threading
+
+import torch
+from torch.overrides import TorchFunctionMode
+from torch.utils._python_dispatch import TorchDispatchMode
+
+ARITHMETIC = "arithmetic/reduction"
+SCALAR = "scalar extraction"
+OFF_DEVICE = "copy off the evaluation device"
+DTYPE = "dtype conversion"
+
+_ALLOWED_HERE = ("Inside forward only allocations, views/reshapes/permutes/contiguous and "
+                 "device-local copies are allowed")
+HINTS = {
+    ARITHMETIC: f"{_ALLOWED_HERE}; compute in your Triton kernel.",
+    SCALAR: f"Reading tensor values on the host (.item(), float(t), bool(t)) is refused. "
+            f"{_ALLOWED_HERE}; compute in your Triton kernel.",
+    OFF_DEVICE: f"Data must stay on the evaluation device (no .cpu(), .numpy(), .tolist(), raw "
+                f"pointers or storages). {_ALLOWED_HERE}; compute in your Triton kernel.",
+    DTYPE: "dtype conversion is computation; do it in your kernel.",
+}
+
+# aten overload packets that forward may use freely. Composite ops (reshape, contiguous,
+# flatten, narrow, chunk, ...) reach the guard as the primitives listed here.
+ALLOWED_OP_NAMES = (
+    # allocations, and the scalar tensors torch creates for literals
+    "empty", "empty_like", "empty_strided", "empty_permuted", "zeros", "zeros_like", "ones",
+    "ones_like", "full", "full_like", "new_empty", "new_empty_strided", "new_zeros", "new_ones",
+    "new_full", "fill_", "zero_", "scalar_tensor", "lift_fresh", "lift_fresh_copy",
+    # views and layout
+    "view", "_unsafe_view", "reshape", "_reshape_alias", "permute", "transpose", "transpose_",
+    "t", "t_", "expand", "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "as_strided", "slice",
+    "select", "narrow", "split", "split_with_sizes", "unsafe_split", "chunk", "unbind", "flatten",
+    "unflatten", "alias", "detach", "view_as", "movedim",
+    # copies within one device (copy_ and _to_copy are checked separately)
+    "clone", "contiguous",
+    # metadata, which reaches the dispatcher only for some tensor subclasses
+    "sym_size", "sym_stride", "sym_numel", "sym_storage_offset", "size", "stride", "dim",
+    "numel", "storage_offset", "is_contiguous", "is_same_size", "is_non_overlapping_and_dense",
+    "is_strides_like_format",
+)
+_REJECTED_NAMES = {"_local_scalar_dense": SCALAR, "item": SCALAR, "is_nonzero": SCALAR}
+
+
+def _packets(names) -> frozenset:
+    return frozenset(getattr(torch.ops.aten, n) for n in names if hasattr(torch.ops.aten, n))
+
+
+_ALLOWED = _packets(ALLOWED_OP_NAMES)
+_REJECTED = {getattr(torch.ops.aten, n): r for n, r in _REJECTED_NAMES.items()
+             if hasattr(torch.ops.aten, n)}
+
+# Exits that never reach the dispatcher. Printing a tensor disables the dispatch modes
+# (torch._tensor_str), so its text is an exit on every device; on the CPU evaluator numpy, ctypes
+# and Python lists read the evaluation device's memory directly.
+_TEXT_AND_BYTES = frozenset({torch.Tensor.__repr__, torch.Tensor.__format__,
+                             torch.Tensor.__reduce_ex__, torch.Tensor.__dlpack__})
+_ESCAPES = {
+    "cpu": _TEXT_AND_BYTES | {
+        torch.Tensor.numpy, torch.Tensor.__array__, torch.Tensor.tolist, torch.Tensor.data_ptr,
+        torch.Tensor.untyped_storage, torch.Tensor.storage, torch.Tensor.cpu},
+}
+
+
+class ForbiddenOperation(RuntimeError):
+    """A torch operation forward may not use; str() is the feedback for the agent."""
+
+    def __init__(self, op: str, reason: str, location: str = ""):
+        self.op, self.reason, self.location = op, reason, location
+        where = f" at {location}" if location else ""
+        super().__init__(f"forbidden torch operation {op} ({reason}){where}. {HINTS[reason]}")
+
+    def __reduce__(self):  # survives pickling between worker processes
+        return type(self), (self.op, self.reason, self.location)
+
+
+class _PauseState(threading.local):
+    depth = 0
+
+
+_pause_state = _PauseState()
+
+
+@contextlib.contextmanager
+def _paused():
+    _pause_state.depth += 1
+    try:
+        yield
+    finally:
+        _pause_state.depth -= 1
+
+
+# ---- rules: each takes (evaluation device type, args, kwargs) and returns a reason or None ----
+
+def _device_type(device) -> str:
+    return device.type if isinstance(device, torch.device) else torch.device(device).type
+
+
+def _transfer_reason(device_type: str, src: torch.Tensor, device, dtype) -> str | None:
+    if src.device.type == device_type and _device_type(device) != device_type:
+        return OFF_DEVICE
+    return DTYPE if dtype != src.dtype else None
+
+
+def _copy_rule(device_type, args, kwargs):
+    dst, src = args[0], args[1]
+    return _transfer_reason(device_type, src, dst.device, dst.dtype)
+
+
+def _to_copy_rule(device_type, args, kwargs):
+    src = args[0]
+    return _transfer_reason(device_type, src, kwargs.get("device") or src.device,
+                            kwargs.get("dtype") or src.dtype)
+
+
+def _allowed_rule(device_type, args, kwargs):
+    return None
+
+
+_CONDITIONAL = {torch.ops.aten.copy_: _copy_rule, torch.ops.aten._to_copy: _to_copy_rule}
+
+
+@functools.cache
+def _rule(func):
+    """The rule for one aten overload, looked up once: allow-list first, refuse the rest."""
+    packet = func.overloadpacket
+    if packet in _ALLOWED:
+        return _allowed_rule
+    if packet in _CONDITIONAL:
+        return _CONDITIONAL[packet]
+    reason = _REJECTED.get(packet, ARITHMETIC)
+    return lambda device_type, args, kwargs: reason
+
+
+def _tensors(args, kwargs):
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, torch.Tensor):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from (v for v in value if isinstance(v, torch.Tensor))
+
+
+def _host_only(args, kwargs) -> bool:
+    """All inputs on the host and the result requested there too."""
+    device = kwargs.get("device")
+    if device is not None and _device_type(device) != "cpu":
+        return False
+    return all(t.device.type == "cpu" for t in _tensors(args, kwargs))
+
+
+# ---- the guard ----
+
+class _DispatchCheck(TorchDispatchMode):
+    """Sees every aten operation below autograd, after composite ops have decomposed."""
+
+    def __init__(self, guard: "DispatchGuard"):
+        super().__init__()
+        self.guard = guard
+
+    @classmethod
+    def _should_skip_dynamo(cls) -> bool:
+        return False  # else torch wraps __torch_dispatch__ in dynamo.disable: ~2 us per op
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if not _pause_state.depth:
+            guard = self.guard
+            reason = _rule(func)(guard.device_type, args, kwargs)
+            if reason and not (guard.device_type != "cpu" and _host_only(args, kwargs)):
+                guard._refuse(str(func), reason)
+        return func(*args, **kwargs)
+
+
+class _EscapeCheck(TorchFunctionMode):
+    """Sees torch functions and Tensor methods and properties before dispatch; refuses only the
+    exits to the host."""
+
+    def __init__(self, guard: "DispatchGuard"):
+        super().__init__()
+        self.guard = guard
+        self.escapes = _ESCAPES.get(guard.device_type, _TEXT_AND_BYTES)
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if func in self.escapes and not _pause_state.depth:
+            self.guard._refuse(f"Tensor.{func.__name__}", OFF_DEVICE)
+        return func(*args, **(kwargs or {}))
+
+
+class DispatchGuard:
+    """Checks the torch operations of the entering thread; enter once per forward, any number
+    of times. `violation` keeps the first refusal for the guard's lifetime."""
+
+    def __init__(self, device: str | torch.device, candidate_file: str | None = None):
+        self.device_type = torch.device(device).type
+        self.candidate_file = candidate_file
+        self._files = {candidate_file, os.path.abspath(candidate_file)} if candidate_file else set()
+        self.violation: ForbiddenOperation | None = None
+        self._entered: list[list] = []
+
+    def __enter__(self) -> "DispatchGuard":
+        modes = [_EscapeCheck(self), _DispatchCheck(self)]
+        for mode in modes:
+            mode.__enter__()
+        self._entered.append(modes)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for mode in reversed(self._entered.pop()):
+            mode.__exit__(*exc)
+
+    def paused(self) -> contextlib.AbstractContextManager:
+        """Suspends the checks in this thread, e.g. while Triton's interpreter converts tensors."""
+        return _paused()
+
+    def _refuse(self, op: str, reason: str):
+        error = ForbiddenOperation(op, reason, self._location())
+        if self.violation is None:
+            self.violation = error
+        raise error
+
+    def _location(self) -> str:
+        """`line N: source` of the innermost frame in the candidate's file."""
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code.co_filename not in self._files:
+            frame = frame.f_back
+        if frame is None:
+            return ""
+        line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+        return f"line {frame.f_lineno}: `{line}`" if line else f"line {frame.f_lineno}"
+
+
+# ---- Triton's interpreter (CPU evaluator) ----
+
+_autotune_record = {"pruned_runs": 0}
+
+
+def autotune_configs_pruned() -> bool:
+    """Whether an interpreted @triton.autotune kernel ran on its first config only."""
+    return _autotune_record["pruned_runs"] > 0
+
+
+def reset_autotune_record() -> None:
+    _autotune_record["pruned_runs"] = 0
+
+
+def install_interpreter_hooks() -> None:
+    """Lets interpreted launches run under the guard; idempotent.
+
+    The interpreter copies arguments to host storages and back with ordinary torch calls, which
+    the guard must not see; and it has no GPU timer, so an autotuned kernel runs its first config
+    instead of benchmarking them all."""
+    from triton.runtime.autotuner import Autotuner
+    from triton.runtime.interpreter import GridExecutor
+    _wrap_once(GridExecutor, "__call__", _paused_launch)
+    _wrap_once(Autotuner, "run", _first_config_when_interpreted)
+
+
+def _wrap_once(cls, name: str, make) -> None:
+    original = getattr(cls, name)
+    if getattr(original, "_kernel_env_hook", False):
+        return
+    wrapper = functools.wraps(original)(make(original))
+    wrapper._kernel_env_hook = True
+    setattr(cls, name, wrapper)
+
+
+def _paused_launch(original):
+    def launch(self, *args, **kwargs):
+        with _paused():
+            return original(self, *args, **kwargs)
+    return launch
+
+
+def _first_config_when_interpreted(original):
+    def run(self, *args, **kwargs):
+        if len(self.configs) < 2 or not _interpreted(self.fn):
+            return original(self, *args, **kwargs)
+        # With one config Autotuner.run skips benchmarking and launches it with its meta-params.
+        configs, self.configs = self.configs, self.configs[:1]
+        _autotune_record["pruned_runs"] += 1
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            self.configs = configs
+    return run
+
+
+def _interpreted(kernel) -> bool:
+    """Whether an autotuner's chain of wrappers (heuristics, ...) ends in the interpreter."""
+    from triton.runtime.interpreter import InterpretedFunction
+    while kernel is not None and not isinstance(kernel, InterpretedFunction):
+        kernel = getattr(kernel, "fn", None)
+    return kernel is not None

@@ -1,0 +1,55 @@
+"""Detecting a submission that patches torch or the evaluator's own tools.
+
+The reference output is computed after the candidate's code has run in this process, so a patched
+`torch.softmax` or `torch.cuda.Event` would corrupt the reference or the timer. We snapshot the
+identity of every public attribute of the namespaces the evaluator relies on before the candidate
+is imported, and compare after each stage that ran candidate code.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+_WATCHED = {
+    "torch": torch,
+    "torch.Tensor": torch.Tensor,
+    "torch.nn.functional": F,
+    "torch.nn.Module": torch.nn.Module,
+    "torch.cuda": torch.cuda,
+    "torch.cuda.Event": torch.cuda.Event,
+    "torch.testing": torch.testing,
+    "torch.backends.cuda.matmul": torch.backends.cuda.matmul,
+    "torch.backends.cudnn": torch.backends.cudnn,
+}
+
+
+# Private state (torch.cuda._initialized and the like) changes legitimately; these do not.
+_WATCHED_DUNDERS = {"__call__", "__init__", "__torch_function__", "__torch_dispatch__", "__eq__",
+                    "__add__", "__mul__", "__getitem__", "__setitem__", "__array__"}
+
+
+def snapshot(extra: dict | None = None) -> dict[str, int]:
+    """Map 'namespace.attr' -> id(value) for every watched namespace (plus `extra` objects)."""
+    watched = dict(_WATCHED, **(extra or {}))
+    snap = {}
+    for ns_name, ns in watched.items():
+        for attr, value in vars(ns).items():
+            if not attr.startswith("_") or attr in _WATCHED_DUNDERS:
+                snap[f"{ns_name}.{attr}"] = id(value)
+    snap["torch.backends.cuda.matmul.allow_tf32"] = hash(torch.backends.cuda.matmul.allow_tf32)
+    snap["torch.backends.cudnn.allow_tf32"] = hash(torch.backends.cudnn.allow_tf32)
+    return snap
+
+
+def changed(before: dict[str, int], extra: dict | None = None) -> list[str]:
+    """Names whose binding differs from the snapshot (added, removed or replaced)."""
+    after = snapshot(extra)
+    diff = [k for k in before.keys() | after.keys() if before.get(k) != after.get(k)]
+    # Lazily imported submodules appear as new attributes of `torch`: not tampering.
+    return sorted(k for k in diff if not (k not in before and _is_module(k)))
+
+
+def _is_module(name: str) -> bool:
+    ns, _, attr = name.rpartition(".")
+    return ns == "torch" and type(getattr(torch, attr, None)).__name__ == "module"

@@ -1,0 +1,77 @@
+"""Stage 2, compile: import the reference and the submission, build both models.
+
+Sources are written to files in the evaluation's scratch directory because Triton reads a kernel's
+source through `inspect`. Both models are built right after seeding the RNG with the same seed, so
+parameters created in the same order get the same values (as in KernelBench).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from dataclasses import dataclass
+from types import ModuleType
+
+import torch
+
+from .feedback import describe_exception
+from .stages import COMPILE, StageFailure
+
+WEIGHT_SEED = 42
+
+
+@dataclass
+class Loaded:
+    reference: ModuleType
+    candidate: ModuleType
+    candidate_file: str
+
+
+def import_file(path: str, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_reference(source: str, workdir: str) -> ModuleType:
+    path = os.path.join(workdir, "reference.py")
+    with open(path, "w") as f:
+        f.write(source)
+    return import_file(path, "kernel_env_reference")
+
+
+def load_candidate(source: str, workdir: str, language: str, device: torch.device) -> tuple[ModuleType, str]:
+    """Import the submission; CUDA sources build here (load_inline runs at import)."""
+    if language == "cuda" and device.type != "cuda":
+        raise StageFailure(COMPILE, "needs_gpu", "CUDA submissions need the gpu evaluator; this "
+                           "server runs the cpu evaluator (no GPU). Submit Triton instead.")
+    path = os.path.join(workdir, "submission.py")
+    with open(path, "w") as f:
+        f.write(source)
+    try:
+        return import_file(path, "submission"), path
+    except StageFailure:
+        raise
+    except BaseException as exc:  # SystemExit included: the import is the candidate's code
+        raise StageFailure(COMPILE, "compile_error",
+                           "importing your module failed: " + describe_exception(exc, path)) from None
+
+
+def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: str,
+                 device: torch.device):
+    """Model and ModelNew from the same init inputs and the same seed, on the device."""
+    init_inputs = list(reference.get_init_inputs())
+    torch.manual_seed(WEIGHT_SEED)
+    ref_model = reference.Model(*init_inputs).to(device).eval()
+    torch.manual_seed(WEIGHT_SEED)
+    try:
+        new_model = candidate.ModelNew(*init_inputs).to(device).eval()
+    except BaseException as exc:
+        raise StageFailure(COMPILE, "compile_error", "building ModelNew(*get_init_inputs()) "
+                           "failed: " + describe_exception(exc, candidate_file)) from None
+    if not isinstance(new_model, torch.nn.Module):
+        raise StageFailure(COMPILE, "compile_error", "ModelNew(...) did not build an nn.Module")
+    return ref_model, new_model

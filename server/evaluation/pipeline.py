@@ -1,0 +1,252 @@
+"""One evaluation, inside a fresh worker process: the stages in order, one result out.
+
+`profile_reference` runs in its own process on trusted code only (the task's Model): the eager
+runtime and the roofline counts are measured there, where no candidate can influence them, and the
+worker host caches them per task. `evaluate_candidate` runs the submission's stages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Callable
+
+import torch
+
+from . import integrity, roofline
+from .correctness import (check_deterministic, check_inputs_unchanged, check_output, clone_inputs,
+                          reference_output)
+from .feedback import describe_exception
+from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
+from .inputs import correctness_trials, generate, trial_count
+from .loading import build_models, load_candidate, load_reference
+from .protocol import EvalRequest, EvalResult
+from .reward import compute_reward
+from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
+from .static_check import static_check
+from .timing import time_forward
+
+TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
+Progress = Callable[[str], None]
+
+
+def device_name(device: torch.device) -> str:
+    return torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
+
+
+def gpu_spec(req: EvalRequest, device: torch.device):
+    if device.type == "cuda":
+        return roofline.detect_gpu(device_name(device))
+    return roofline.nominal_gpu(req.nominal_gpu)
+
+
+def profile_reference(req: EvalRequest, workdir: str) -> dict:
+    """Eager reference runtime plus FLOPs and compulsory bytes (trusted code only)."""
+    device = torch.device(req.device)
+    reference = load_reference(req.reference_source, workdir)
+    torch.manual_seed(42)
+    model = reference.Model(*reference.get_init_inputs()).to(device).eval()
+    inputs = generate(reference.get_inputs, device, req.input_seed + TIMING_SEED_OFFSET)
+    with torch.no_grad():
+        out = model(*inputs)
+        timing = time_forward(lambda: model(*inputs), device)
+        flops = roofline.count_flops(model, inputs)
+    return {
+        "ref_runtime_ms": timing.median_ms,
+        "ref_spread": timing.spread,
+        "flops": int(flops),
+        "bytes": int(roofline.compulsory_bytes(inputs, model, out)),
+        "dtype": str(roofline.compute_dtype(inputs, model)).replace("torch.", ""),
+        "device_name": device_name(device),
+    }
+
+
+class _Clock:
+    """Tells the worker host which stage is running (it enforces the limits) and times each."""
+
+    def __init__(self, progress: Progress, result: EvalResult):
+        self.progress, self.result = progress, result
+
+    @contextlib.contextmanager
+    def stage(self, name: str):
+        self.result.stage = name
+        self.progress(name)
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.result.stage_seconds[name] = round(time.perf_counter() - t0, 4)
+
+
+def evaluate_candidate(req: EvalRequest, profile: dict, workdir: str, progress: Progress) -> EvalResult:
+    device = torch.device(req.device)
+    result = EvalResult(stage=STATIC_CHECK, device=profile.get("device_name", str(device)))
+    clock = _Clock(progress, result)
+    try:
+        _run_stages(req, profile, workdir, device, clock, result)
+    except StageFailure as failure:
+        result.stage, result.error_class, result.feedback = failure.stage, failure.error_class, failure.feedback
+        result.correct, result.reward = False, 0.0
+    return result
+
+
+def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult) -> None:
+    with clock.stage(STATIC_CHECK):
+        static_check(req.code, req.language)
+    with clock.stage(COMPILE):
+        if device.type == "cpu":
+            install_interpreter_hooks()
+        reference = load_reference(req.reference_source, workdir)
+        snap = integrity.snapshot()
+        candidate, candidate_file = load_candidate(req.code, workdir, req.language, device)
+        _check_integrity(snap, COMPILE)
+        ref_model, new_model = build_models(reference, candidate, candidate_file, device)
+        _check_integrity(snap, COMPILE)
+    guard = DispatchGuard(device, candidate_file)
+    with clock.stage(CORRECTNESS), torch.no_grad():
+        _correctness(req, reference, ref_model, new_model, guard, device, snap, result)
+    with clock.stage(TIMING), torch.no_grad():
+        _timing(req, reference, ref_model, new_model, guard, device, snap, profile, result)
+    with clock.stage(SCORED):
+        _score(req, profile, device, result)
+
+
+def _check_integrity(snap: dict, stage: str) -> None:
+    changed = integrity.changed(snap)
+    if changed:
+        raise StageFailure(stage, "tampering", "your code replaced parts of torch the evaluator "
+                           f"relies on: {', '.join(changed[:5])}; do not monkeypatch torch")
+
+
+def _run_candidate(model, inputs: list, guard: DispatchGuard, device: torch.device, label: str):
+    """One guarded forward; every way it can fail becomes a classified StageFailure."""
+    file = guard.candidate_file
+    try:
+        with guard:
+            out = model(*inputs)
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)  # asynchronous kernel faults surface here
+    except ForbiddenOperation:
+        pass  # reported below from the sticky record, even if the candidate caught it
+    except torch.OutOfMemoryError as exc:
+        raise StageFailure(CORRECTNESS, "out_of_memory", f"{label}: out of memory: "
+                           + describe_exception(exc, file)) from None
+    except BaseException as exc:
+        if guard.violation is None:
+            kind = type(exc).__name__
+            if "Compil" in kind or "UnsupportedLanguageConstruct" in kind:
+                raise StageFailure(COMPILE, "compile_error", "your Triton kernel failed to compile: "
+                                   + describe_exception(exc, file)) from None
+            raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: forward raised "
+                               + describe_exception(exc, file)) from None
+    if guard.violation is not None:
+        raise StageFailure(CORRECTNESS, "forbidden_op", str(guard.violation))
+    return out
+
+
+def _correctness(req, reference, ref_model, new_model, guard, device, snap, result) -> None:
+    model64 = None
+    if device.type == "cpu":
+        import copy
+        model64 = copy.deepcopy(ref_model).double()
+    result.trials_total = trial_count(req.trials, req.task_id)
+    worst = 0.0
+    for k, trial in enumerate(correctness_trials(reference.get_inputs, device, req.input_seed,
+                                                 req.trials, req.task_id)):
+        saved = clone_inputs(trial.inputs)
+        out = _run_candidate(new_model, trial.inputs, guard, device, trial.label)
+        check_inputs_unchanged(trial.inputs, saved, trial.label)
+        _check_integrity(snap, CORRECTNESS)
+        if k == 0:
+            again = _run_candidate(new_model, clone_inputs(saved), guard, device, trial.label)
+            check_deterministic(out, again, atol=req.atol, rtol=req.rtol, label=trial.label)
+            del again
+        ref = reference_output(ref_model, saved, model64)
+        worst = max(worst, check_output(out, ref, atol=req.atol, rtol=req.rtol,
+                                        task_id=req.task_id, label=trial.label))
+        result.trials_passed += 1
+        del out, ref, saved, trial
+    result.max_abs_error = worst
+    result.correct = True
+    if device.type == "cpu" and autotune_configs_pruned():
+        result.notes.append("cpu evaluator: each @triton.autotune kernel ran on its first config "
+                            "only (the interpreter cannot benchmark configs)")
+
+
+def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, result) -> None:
+    inputs = generate(reference.get_inputs, device, req.input_seed + TIMING_SEED_OFFSET)
+    saved = clone_inputs(inputs)
+    last = []
+
+    def call():
+        out = new_model(*inputs)
+        last[:1] = [out]
+        return out
+
+    try:
+        timing = time_forward(call, device, around=lambda: guard)
+    except StageFailure:
+        raise
+    except BaseException as exc:
+        if guard.violation is None:
+            raise StageFailure(TIMING, "runtime_error", "forward failed while being timed: "
+                               + describe_exception(exc, guard.candidate_file)) from None
+    if guard.violation is not None:
+        raise StageFailure(TIMING, "forbidden_op", str(guard.violation))
+    _check_integrity(snap, TIMING)
+    # The last timed output must still be right: no honest-only-at-first behaviour, no memoising.
+    check_inputs_unchanged(inputs, saved, "timing inputs")
+    ref = reference_output(ref_model, saved, None)
+    try:
+        check_output(last[0], ref, atol=req.atol, rtol=req.rtol, task_id=req.task_id,
+                     label="last timed call")
+    except StageFailure as f:
+        raise StageFailure(TIMING, f.error_class, f.feedback) from None
+    if timing.meaningful and timing.median_ms * timing.trials > timing.wall_s * 1e3 * 1.05:
+        raise StageFailure(TIMING, "tampering", "device timings exceed the host clock's; "
+                           "the timer was interfered with")
+    result.runtime_ms = timing.median_ms
+    result.runtime_spread = timing.spread
+    result.timing_meaningful = timing.meaningful
+    result.ref_runtime_ms = profile["ref_runtime_ms"]
+    result.speedup = profile["ref_runtime_ms"] / timing.median_ms if timing.median_ms > 0 else None
+
+
+def _score(req, profile, device, result: EvalResult) -> None:
+    spec = gpu_spec(req, device)
+    dtype = getattr(torch, profile["dtype"])
+    roof = roofline.roofline(profile["flops"], profile["bytes"], dtype, spec)
+    meaningful = result.timing_meaningful
+    result.roofline = {
+        "bound": roof.bound,
+        "arithmetic_intensity": roof.arithmetic_intensity,
+        "t_min_ms": roof.t_min_ms,
+        "roofline_frac": roofline.roofline_frac(roof.t_min_ms, result.runtime_ms) if meaningful else None,
+        "ref_roofline_frac": roofline.roofline_frac(roof.t_min_ms, result.ref_runtime_ms) if meaningful else None,
+        "roofline_gpu": roof.gpu + ("" if meaningful else " (nominal: timings not measured on it)"),
+        "flops": roof.flops,
+        "bytes": roof.bytes,
+    }
+    if meaningful and not roof.fallback and roofline.is_physically_impossible(
+            result.runtime_ms, roof.t_min_ms, req.roofline_reject):
+        raise StageFailure(TIMING, "impossible_timing", f"measured {result.runtime_ms:.4g} ms is below "
+                           f"{req.roofline_reject} x the roofline floor t_min = {roof.t_min_ms:.4g} ms on "
+                           f"{roof.gpu}: physically impossible, so the work was not all done in the timed call")
+    result.reward = compute_reward(
+        req.reward_mode, True,
+        speedup=result.speedup if meaningful else 1.0,
+        t_min_ms=roof.t_min_ms,
+        runtime_ms=result.runtime_ms if meaningful else None,
+    )
+    result.feedback = _success_feedback(result)
+
+
+def _success_feedback(r: EvalResult) -> str:
+    text = f"correct on {r.trials_passed}/{r.trials_total} trials (max abs error {r.max_abs_error:.3g}). "
+    if r.timing_meaningful:
+        text += (f"runtime {r.runtime_ms:.4g} ms vs eager PyTorch {r.ref_runtime_ms:.4g} ms: "
+                 f"speedup {r.speedup:.3f}x.")
+    else:
+        text += ("timings on the cpu evaluator are not meaningful (Triton runs in its interpreter); "
+                 "the reward counts correctness only.")
+    return " ".join([text] + r.notes)

@@ -1,0 +1,69 @@
+"""What crosses the process boundary: one evaluation request in, one result out (JSON-safe)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+DEFAULT_STAGE_TIMEOUTS = {
+    # Seconds per stage. compile covers a CUDA load_inline build (~30 s on an H200, longer cold);
+    # correctness covers Triton's first-launch compile and the CPU interpreter.
+    "static_check": 10.0,
+    "compile": 300.0,
+    "correctness": 180.0,
+    "timing": 120.0,
+}
+
+
+@dataclass
+class EvalRequest:
+    code: str
+    reference_source: str
+    task_id: str | None = None
+    language: str = "triton"
+    device: str = "cpu"  # "cpu" (Triton interpreter) or "cuda:N"
+    trials: int = 5
+    atol: float = 1e-2
+    rtol: float = 1e-2
+    reward_mode: str = "speedup"
+    roofline_reject: float = 0.8
+    nominal_gpu: str = "H100 SXM"
+    input_seed: int = 0  # drawn per evaluation by the server, so inputs cannot be predicted
+    stage_timeouts: dict = field(default_factory=lambda: dict(DEFAULT_STAGE_TIMEOUTS))
+    memory_limit_gb: float = 16.0
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "EvalRequest":
+        return cls(**data)
+
+
+@dataclass
+class EvalResult:
+    stage: str  # how far it got: the failing stage, or "scored"
+    error_class: str | None = None
+    feedback: str = ""
+    correct: bool = False
+    reward: float = 0.0
+    trials_passed: int = 0
+    trials_total: int = 0
+    max_abs_error: float | None = None
+    runtime_ms: float | None = None
+    ref_runtime_ms: float | None = None
+    speedup: float | None = None
+    runtime_spread: float | None = None  # (p75 - p25) / median of the timed trials
+    timing_meaningful: bool = False
+    device: str = ""
+    roofline: dict | None = None
+    stage_seconds: dict = field(default_factory=dict)
+    notes: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "EvalResult":
+        known = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})

@@ -1,0 +1,301 @@
+"""Stage 1, static checks: fast AST rules applied before any code runs.
+
+They reject what cannot be a hand-written kernel (no ModelNew, no Triton kernel launched, generated
+code via torch.compile, library kernels, subclassing the reference) and the escape hatches a
+runtime guard cannot see (threads, processes, native calls, introspection of the evaluator).
+Import aliases are resolved, so `import torch as T; T.compile(...)` is caught like `torch.compile`.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from .stages import STATIC_CHECK, StageFailure
+
+_GENERATED = "generated code is not a hand-written kernel; write the kernel yourself"
+_DISPATCH = "reaching into PyTorch's dispatcher, custom ops or modes can hide work from the guard"
+_GRAPHS = "CUDA graphs replay work the dispatch guard cannot see"
+_CONCURRENCY = "threads, processes and native calls run work the dispatch guard cannot see"
+_ARRAYS = "other array libraries compute outside your kernel"
+_INTROSPECTION = "introspection can reach into the evaluator"
+_LIBRARY = "library kernels are not your kernel; write it yourself"
+
+# Dotted-name prefix -> why it is forbidden. Matched against resolved names (aliases followed).
+FORBIDDEN_NAMES = {
+    "torch.compile": _GENERATED,
+    "torch._dynamo": _GENERATED,
+    "torch._inductor": _GENERATED,
+    "torch.jit": _GENERATED,
+    "torch.fx": _GENERATED,
+    "torch.export": _GENERATED,
+    "torch._C": _DISPATCH,
+    "torch._ops": _DISPATCH,
+    "torch.ops": _DISPATCH,
+    "torch.library": _DISPATCH,
+    "torch.overrides": _DISPATCH,
+    "torch.utils._python_dispatch": _DISPATCH,
+    "torch._subclasses": _DISPATCH,
+    "torch.cuda.graph": _GRAPHS,
+    "torch.cuda.graphs": _GRAPHS,
+    "torch.cuda.CUDAGraph": _GRAPHS,
+    "torch.cuda.make_graphed_callables": _GRAPHS,
+    "torch.utils.cpp_extension.load": "build CUDA sources inline with load_inline",
+    "torch.utils.cpp_extension.load_inline.__wrapped__": _INTROSPECTION,
+    "ctypes": _CONCURRENCY,
+    "cffi": _CONCURRENCY,
+    "subprocess": _CONCURRENCY,
+    "multiprocessing": _CONCURRENCY,
+    "threading": _CONCURRENCY,
+    "_thread": _CONCURRENCY,
+    "concurrent": _CONCURRENCY,
+    "asyncio": _CONCURRENCY,
+    "signal": _CONCURRENCY,
+    "os.system": _CONCURRENCY,
+    "os.fork": _CONCURRENCY,
+    "os.popen": _CONCURRENCY,
+    "os.exec": _CONCURRENCY,
+    "os.spawn": _CONCURRENCY,
+    "os.posix_spawn": _CONCURRENCY,
+    "os.kill": _CONCURRENCY,
+    "pty": _CONCURRENCY,
+    "cupy": _ARRAYS,
+    "numba": _ARRAYS,
+    "jax": _ARRAYS,
+    "tensorflow": _ARRAYS,
+    "pycuda": _ARRAYS,
+    "cuda": _ARRAYS,
+    "scipy": _ARRAYS,
+    "importlib": _INTROSPECTION,
+    "builtins": _INTROSPECTION,
+    "gc": _INTROSPECTION,
+    "inspect": _INTROSPECTION,
+    "sys.modules": _INTROSPECTION,
+    "sys._getframe": _INTROSPECTION,
+    "sys.settrace": _INTROSPECTION,
+    "sys.setprofile": _INTROSPECTION,
+    "pickle": _INTROSPECTION,
+    "marshal": _INTROSPECTION,
+    "triton.ops": _LIBRARY,
+    "triton.kernels": _LIBRARY,
+    "triton_kernels": _LIBRARY,
+    "triton.runtime.interpreter": _INTROSPECTION,
+    "flash_attn": _LIBRARY,
+    "xformers": _LIBRARY,
+    "apex": _LIBRARY,
+    "liger_kernel": _LIBRARY,
+    "torchao": _LIBRARY,
+    "transformer_engine": _LIBRARY,
+}
+
+FORBIDDEN_BUILTINS = {
+    "exec": _INTROSPECTION,
+    "eval": _INTROSPECTION,
+    "compile": _INTROSPECTION,
+    "__import__": _INTROSPECTION,
+    "globals": _INTROSPECTION,
+    "vars": _INTROSPECTION,
+    "open": "submissions may not read or write files",
+    "breakpoint": _INTROSPECTION,
+    "input": "submissions may not read input",
+}
+
+FORBIDDEN_ATTRIBUTES = {
+    name: _INTROSPECTION
+    for name in (
+        "__subclasses__", "__globals__", "__builtins__", "__code__", "__closure__", "__dict__",
+        "__import__", "__loader__", "__spec__", "f_back", "f_globals", "f_locals", "f_builtins",
+        "tb_frame", "gi_frame", "cr_frame", "ag_frame", "__torch_function__", "__torch_dispatch__",
+    )
+}
+
+# Module roots whose attributes a submission may not assign (monkeypatching).
+PROTECTED_ROOTS = ("torch", "triton", "numpy", "math", "os", "sys")
+
+JIT_DECORATORS = {"triton.jit"}
+WRAPPING_DECORATORS = {"triton.autotune", "triton.heuristics"}
+ALLOWED_MODEL_BASES = {"torch.nn.Module"}
+
+
+@dataclass(frozen=True)
+class StaticReport:
+    kernels: tuple[str, ...]  # names of the @triton.jit functions defined
+    autotuned: bool
+
+
+def static_check(source: str, language: str) -> StaticReport:
+    """Raise StageFailure on the first rule broken; else describe the kernels found."""
+    tree = _parse(source)
+    aliases = _import_aliases(tree)
+    _check_names(tree, aliases, language)
+    _check_model_new(tree, aliases)
+    if language == "cuda":
+        _require(_calls(tree, aliases, "torch.utils.cpp_extension.load_inline"),
+                 "CUDA mode: build your kernels with torch.utils.cpp_extension.load_inline "
+                 "and call them from ModelNew.forward")
+        return StaticReport(kernels=(), autotuned=False)
+    return _check_triton(tree, aliases)
+
+
+def _fail(feedback: str, error_class: str = "format_violation"):
+    raise StageFailure(STATIC_CHECK, error_class, feedback)
+
+
+def _require(condition: bool, feedback: str) -> None:
+    if not condition:
+        _fail(feedback)
+
+
+def _parse(source: str) -> ast.Module:
+    try:
+        return ast.parse(source, filename="submission.py")
+    except SyntaxError as exc:
+        line = (exc.text or "").strip()
+        _fail(f"SyntaxError at line {exc.lineno}: {exc.msg}" + (f": `{line}`" if line else ""),
+              "syntax_error")
+
+
+def _import_aliases(tree: ast.Module) -> dict[str, str]:
+    """Local name -> the dotted name it stands for, from every import in the file."""
+    aliases: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for a in node.names:
+                aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+    return aliases
+
+
+def _dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
+    """`T.cuda.graph` -> 'torch.cuda.graph' when T aliases torch; None for non-name chains."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(aliases.get(node.id, node.id))
+    return ".".join(reversed(parts))
+
+
+def _root(node: ast.AST) -> str | None:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _forbidden_reason(name: str, language: str) -> str | None:
+    if name.startswith("torch.utils.cpp_extension.load_inline"):
+        if language == "cuda" and name == "torch.utils.cpp_extension.load_inline":
+            return None
+        if language != "cuda":
+            return "load_inline builds CUDA code: submit with language='cuda'"
+    for prefix, reason in FORBIDDEN_NAMES.items():
+        if name == prefix or name.startswith(prefix + ".") or (
+            prefix in ("os.exec", "os.spawn") and name.startswith(prefix)
+        ):
+            return reason
+    return None
+
+
+def _where(node: ast.AST) -> str:
+    return f"line {getattr(node, 'lineno', '?')}"
+
+
+def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> None:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                _reject_name(a.name, language, node)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                _fail(f"{_where(node)}: relative imports are not allowed in a single-file submission")
+            for a in node.names:
+                _reject_name(f"{node.module}.{a.name}", language, node)
+        elif isinstance(node, (ast.Attribute, ast.Name)):
+            if isinstance(node, ast.Attribute) and node.attr in FORBIDDEN_ATTRIBUTES:
+                _fail(f"{_where(node)}: `.{node.attr}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.attr]}")
+            if _root(node) in aliases:  # local variables that share a module's name are fine
+                _reject_name(_dotted(node, aliases) or "", language, node)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            reason = FORBIDDEN_BUILTINS.get(node.func.id)
+            if reason and node.func.id not in aliases:
+                _fail(f"{_where(node)}: `{node.func.id}(...)` is not allowed: {reason}")
+            if node.func.id in ("setattr", "delattr") and node.args:
+                target = _dotted(node.args[0], aliases) or ""
+                if target.split(".")[0] in PROTECTED_ROOTS:
+                    _fail(f"{_where(node)}: modifying `{target}` is not allowed (monkeypatching)")
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            for t in targets:
+                dotted = _dotted(t, aliases) if isinstance(t, ast.Attribute) else None
+                if dotted and dotted.split(".")[0] in PROTECTED_ROOTS:
+                    _fail(f"{_where(node)}: assigning `{dotted}` is not allowed (monkeypatching)")
+
+
+def _reject_name(name: str, language: str, node: ast.AST) -> None:
+    reason = _forbidden_reason(name, language)
+    if reason:
+        _fail(f"{_where(node)}: `{name}` is not allowed: {reason}")
+
+
+def _check_model_new(tree: ast.Module, aliases: dict[str, str]) -> None:
+    classes = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModelNew"]
+    _require(bool(classes), "define a top-level `class ModelNew(nn.Module)` with the same "
+             "constructor arguments as the reference Model and a forward method")
+    cls = classes[-1]
+    bases = [_dotted(b, aliases) for b in cls.bases]
+    _require(len(bases) == 1 and bases[0] in ALLOWED_MODEL_BASES,
+             f"line {cls.lineno}: ModelNew must subclass nn.Module directly "
+             f"(found bases: {', '.join(str(b) for b in bases) or 'none'}); "
+             "subclassing the reference Model is not allowed")
+    _require(any(isinstance(n, ast.FunctionDef) and n.name == "forward" for n in cls.body),
+             f"line {cls.lineno}: ModelNew has no forward method")
+
+
+def _decorator_names(fn: ast.FunctionDef, aliases: dict[str, str]) -> list[str]:
+    names = []
+    for d in fn.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        names.append(_dotted(target, aliases) or "")
+    return names
+
+
+def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
+    kernels, autotuned = [], False
+    for fn in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
+        decorators = _decorator_names(fn, aliases)
+        if any(d in JIT_DECORATORS for d in decorators):
+            kernels.append(fn.name)
+            autotuned |= any(d in WRAPPING_DECORATORS for d in decorators)
+            _check_kernel_body(fn, aliases)
+    _require(bool(kernels), "Triton mode: define at least one `@triton.jit` kernel and launch it "
+             "from ModelNew.forward as `kernel[grid](...)`")
+    launched = {
+        n.func.value.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)
+        and isinstance(n.func.value, ast.Name)
+    }
+    _require(bool(launched & set(kernels)),
+             f"Triton mode: your kernels ({', '.join(kernels)}) are never launched; launch one "
+             "from ModelNew.forward as `kernel[grid](...)`")
+    return StaticReport(kernels=tuple(kernels), autotuned=autotuned)
+
+
+def _check_kernel_body(fn: ast.FunctionDef, aliases: dict[str, str]) -> None:
+    """Inside @triton.jit only Triton runs on a GPU; the interpreter would run torch/numpy too."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name):
+            root = aliases.get(node.id, "").split(".")[0]
+            if root in ("torch", "numpy"):
+                _fail(f"line {node.lineno}: `{node.id}` is used inside the @triton.jit kernel "
+                      f"`{fn.name}`; only triton.language (tl) is available in a kernel")
+
+
+def _calls(tree: ast.Module, aliases: dict[str, str], name: str) -> bool:
+    return any(
+        isinstance(n, ast.Call) and _dotted(n.func, aliases) == name for n in ast.walk(tree)
+    )

@@ -1,0 +1,264 @@
+"""The worker host: one warm process per evaluation slot (one per GPU), forking per evaluation.
+
+`python -m server.evaluation.worker --device cuda:0` imports torch and triton once (~5 s) but
+never initialises CUDA; each evaluation runs in a child forked from it, which creates its own
+CUDA context (~0.3 s) and exits when done. So nothing an evaluation does - patched torch, stray
+threads, a corrupted CUDA context, leaked memory, files in its scratch directory - outlives it.
+
+The host enforces each stage's time limit and a memory limit, and turns a child that dies or hangs
+into a classified result. Requests and results are JSON lines on stdin/stdout; a child's own
+stdout/stderr go to a capped log file in its scratch directory, never to the host's stdout.
+The reference's eager timing and roofline counts are profiled in a separate child, on trusted code
+only, and cached here per (task, reference source, device).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import resource
+import select
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import traceback
+
+from .protocol import EvalRequest, EvalResult
+from .stages import COMPILE, CORRECTNESS, STATIC_CHECK
+
+CHILD_LOG_BYTES = 256 * 1024 * 1024  # RLIMIT_FSIZE: a flood of prints fails writes, not the host
+POLL_S = 0.05
+LOG_TAIL_CHARS = 1200
+
+
+class ChildOutcome:
+    def __init__(self, messages, stage, status, reason, log_tail):
+        self.messages, self.stage, self.status, self.reason, self.log_tail = (
+            messages, stage, status, reason, log_tail)
+
+    @property
+    def payload(self):
+        return next((m["payload"] for m in self.messages if m.get("event") == "done"), None)
+
+
+def _child_main(job, write_fd: int, workdir: str) -> None:
+    """Runs in the forked child: isolate, run the job, report, and leave without cleanup."""
+    os.setpgrp()  # the host can kill everything this evaluation starts
+    log = os.open(os.path.join(workdir, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (CHILD_LOG_BYTES, CHILD_LOG_BYTES))
+    os.chdir(workdir)
+    os.environ["TMPDIR"] = workdir
+    os.environ["TORCH_EXTENSIONS_DIR"] = os.path.join(workdir, "torch_extensions")
+    sys.stdout = open(1, "w", buffering=1, closefd=False)
+    sys.stderr = open(2, "w", buffering=1, closefd=False)
+
+    def send(message: dict) -> None:
+        data = (json.dumps(message) + "\n").encode()
+        os.write(write_fd, data)
+
+    try:
+        payload = job(lambda stage: send({"event": "stage", "stage": stage}))
+        send({"event": "done", "payload": payload})
+    except BaseException:  # the evaluator's own failure: report it, never hang the host
+        send({"event": "error", "traceback": traceback.format_exc()[-3000:]})
+    os._exit(0)
+
+
+def run_in_child(job, first_stage: str, timeouts: dict, memory_limit_gb: float) -> ChildOutcome:
+    """Fork, run `job(progress)` in the child, watch it; always reap it and its process group."""
+    workdir = tempfile.mkdtemp(prefix="kernel_env_eval_")
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        try:
+            _child_main(job, write_fd, workdir)
+        finally:
+            os._exit(1)
+    os.close(write_fd)
+    try:
+        return _watch(pid, read_fd, first_stage, timeouts, memory_limit_gb, workdir)
+    finally:
+        os.close(read_fd)
+        _kill_group(pid)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir) -> ChildOutcome:
+    messages, buffer = [], b""
+    deadline = time.monotonic() + float(timeouts.get(stage, 60))
+    limit_bytes = memory_limit_gb * (1 << 30)
+    eof = False
+    while True:
+        ready, _, _ = select.select([read_fd], [], [], POLL_S)
+        if ready:
+            chunk = os.read(read_fd, 1 << 16)
+            eof = not chunk
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                try:
+                    msg = json.loads(line)
+                except ValueError:
+                    continue
+                messages.append(msg)
+                if msg.get("event") == "stage":
+                    stage = msg["stage"]
+                    deadline = time.monotonic() + float(timeouts.get(stage, 60))
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done and (eof or not ready):
+            _drain(read_fd, messages, buffer)
+            return ChildOutcome(messages, stage, status, None, _log_tail(workdir))
+        if time.monotonic() > deadline:
+            return _stop(pid, messages, stage, "timeout", workdir)
+        if _rss_bytes(pid) > limit_bytes:
+            return _stop(pid, messages, stage, "out_of_memory", workdir)
+
+
+def _drain(read_fd, messages, buffer) -> None:
+    while True:
+        ready, _, _ = select.select([read_fd], [], [], 0)
+        chunk = os.read(read_fd, 1 << 16) if ready else b""
+        if not chunk:
+            break
+        buffer += chunk
+    for line in buffer.split(b"\n"):
+        if line.strip():
+            try:
+                messages.append(json.loads(line))
+            except ValueError:
+                pass
+
+
+def _stop(pid, messages, stage, reason, workdir) -> ChildOutcome:
+    _kill_group(pid)
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+    return ChildOutcome(messages, stage, None, reason, _log_tail(workdir))
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass
+
+
+def _rss_bytes(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def _log_tail(workdir: str) -> str:
+    try:
+        with open(os.path.join(workdir, "output.log"), "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - LOG_TAIL_CHARS))
+            return f.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def describe_death(outcome: ChildOutcome, limits: dict) -> tuple[str, str]:
+    """(error_class, feedback) for a child that produced no result."""
+    stage = outcome.stage
+    tail = outcome.log_tail.strip()
+    tail = f"\nlast output:\n{tail[-600:]}" if tail else ""
+    if outcome.reason == "timeout":
+        return "timeout", f"stage '{stage}' ran past its {limits.get(stage)} s limit and was killed{tail}"
+    if outcome.reason == "out_of_memory":
+        return "out_of_memory", f"the evaluation exceeded the host memory limit during '{stage}' and was killed{tail}"
+    errors = [m for m in outcome.messages if m.get("event") == "error"]
+    if errors:
+        return "internal_error", "the evaluator failed: " + errors[-1]["traceback"][-1500:]
+    status = outcome.status or 0
+    if os.WIFSIGNALED(status):
+        sig = signal.Signals(os.WTERMSIG(status)).name
+        if sig == "SIGKILL":
+            return "out_of_memory", f"the process was killed (SIGKILL) during '{stage}', most likely by the system's out-of-memory killer{tail}"
+        return "crash", f"the process died with {sig} during '{stage}' (e.g. an invalid memory access in a kernel or extension){tail}"
+    code = os.WEXITSTATUS(status)
+    return "crash", (f"the process exited (code {code}) during '{stage}' before reporting a result; "
+                     f"do not call os._exit/sys.exit or kill the process{tail}")
+
+
+class Host:
+    """The long-lived worker process's state: its device and the reference-profile cache."""
+
+    def __init__(self, device: str):
+        self.device = device
+        self.profiles: dict[str, dict] = {}
+
+    def handle(self, req: EvalRequest) -> EvalResult:
+        from .pipeline import evaluate_candidate, profile_reference
+
+        limits = req.stage_timeouts
+        key = hashlib.sha256(f"{req.task_id}\0{req.reference_source}\0{req.device}".encode()).hexdigest()
+        profile = self.profiles.get(key)
+        if profile is None:
+            outcome = run_in_child(lambda progress: (progress(CORRECTNESS),
+                                                     profile_reference(req, os.getcwd()))[1],
+                                   COMPILE, limits, req.memory_limit_gb)
+            profile = outcome.payload
+            if profile is None:
+                error_class, feedback = describe_death(outcome, limits)
+                return EvalResult(stage=STATIC_CHECK, error_class="internal_error",
+                                  feedback=f"profiling the reference failed ({error_class}): {feedback}")
+            self.profiles[key] = profile
+        outcome = run_in_child(lambda progress: evaluate_candidate(req, profile, os.getcwd(), progress).to_dict(),
+                               STATIC_CHECK, limits, req.memory_limit_gb)
+        if outcome.payload is not None:
+            return EvalResult.from_dict(outcome.payload)
+        error_class, feedback = describe_death(outcome, limits)
+        return EvalResult(stage=outcome.stage, error_class=error_class, feedback=feedback,
+                          device=profile.get("device_name", ""))
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--device", default="cpu", help="cpu (Triton interpreter) or cuda:N")
+    args = parser.parse_args(argv)
+    if args.device == "cpu":
+        os.environ["TRITON_INTERPRET"] = "1"
+    protocol_out = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # stray prints from imports must not corrupt the protocol stream
+    import torch  # noqa: F401  (warm: every child inherits the imported modules)
+    import triton  # noqa: F401
+    from . import pipeline  # noqa: F401
+    if args.device == "cpu":
+        from .guard import install_interpreter_hooks
+        install_interpreter_hooks()
+    host = Host(args.device)
+    protocol_out.write(json.dumps({"event": "ready", "device": args.device}) + "\n")
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            req = EvalRequest.from_dict(json.loads(line))
+            result = host.handle(req)
+        except Exception:
+            result = EvalResult(stage=STATIC_CHECK, error_class="internal_error",
+                                feedback="worker host failed: " + traceback.format_exc()[-1500:])
+        protocol_out.write(json.dumps({"event": "result", "result": result.to_dict()}) + "\n")
+
+
+if __name__ == "__main__":
+    main()

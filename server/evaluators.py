@@ -1,0 +1,92 @@
+"""Evaluators: what turns a submission into an EvalResult.
+
+- `WorkerEvaluator` (KERNEL_ENV_EVALUATOR=gpu or cpu): the full pipeline in the worker pool, one
+  slot per GPU, or Triton's interpreter on CPU tensors.
+- `MockEvaluator` (mock): real static checks in-process, then fake timings, marked as such.
+
+Direct use: `CpuEvaluator().evaluate(code, reference_source, task_id="level1/19_ReLU")`. Pass the
+task id: the special correctness inputs and checks are selected by it.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from server.evaluation.protocol import EvalRequest, EvalResult
+from server.evaluation.stages import SCORED, StageFailure
+from server.evaluation.static_check import static_check
+from server.pool import WorkerPool
+
+
+class Evaluator:
+    name = "base"
+
+    def __init__(self, *, reward_mode: str = "speedup", roofline_reject: float = 0.8,
+                 nominal_gpu: str = "H100 SXM", stage_timeouts: dict | None = None,
+                 memory_limit_gb: float = 16.0, trials: int = 5, atol: float = 1e-2, rtol: float = 1e-2):
+        self.defaults = dict(reward_mode=reward_mode, roofline_reject=roofline_reject,
+                             nominal_gpu=nominal_gpu, memory_limit_gb=memory_limit_gb,
+                             trials=trials, atol=atol, rtol=rtol)
+        if stage_timeouts:
+            self.defaults["stage_timeouts"] = dict(stage_timeouts)
+
+    def request(self, code: str, reference_source: str, task_id: str | None, language: str) -> EvalRequest:
+        return EvalRequest(code=code, reference_source=reference_source, task_id=task_id,
+                           language=language, input_seed=secrets.randbelow(2**31 - 10_000),
+                           **self.defaults)
+
+    def evaluate(self, code: str, reference_source: str, task_id: str | None = None,
+                 language: str = "triton") -> EvalResult:
+        raise NotImplementedError
+
+    def start(self) -> None:
+        """Warm up ahead of the first step (no-op by default)."""
+
+    def close(self) -> None:
+        """Release workers (no-op by default)."""
+
+
+class WorkerEvaluator(Evaluator):
+    """The real pipeline, run in the worker pool's subprocesses."""
+
+    def __init__(self, devices: list[str], *, step_timeout_s: float | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.name = "gpu" if devices[0].startswith("cuda") else "cpu"
+        limits = self.defaults.get("stage_timeouts") or EvalRequest("", "").stage_timeouts
+        self.pool = WorkerPool(devices, step_timeout_s or 2 * sum(limits.values()) + 120)
+
+    def start(self) -> None:
+        self.pool.start()
+
+    def evaluate(self, code, reference_source, task_id=None, language="triton") -> EvalResult:
+        return self.pool.evaluate(self.request(code, reference_source, task_id, language))
+
+    def close(self) -> None:
+        self.pool.shutdown()
+
+
+def CpuEvaluator(workers: int = 1, **kwargs) -> WorkerEvaluator:
+    """Triton kernels through the interpreter on CPU tensors; timings not meaningful."""
+    return WorkerEvaluator(["cpu"] * workers, **kwargs)
+
+
+def GpuEvaluator(gpus: tuple[int, ...] = (0,), **kwargs) -> WorkerEvaluator:
+    return WorkerEvaluator([f"cuda:{g}" for g in gpus], **kwargs)
+
+
+class MockEvaluator(Evaluator):
+    """Real static checks; correctness not run and timings fake (for plumbing without torch work)."""
+
+    name = "mock"
+
+    def evaluate(self, code, reference_source, task_id=None, language="triton") -> EvalResult:
+        try:
+            static_check(code, language)
+        except StageFailure as f:
+            return EvalResult(stage=f.stage, error_class=f.error_class, feedback=f.feedback, device="mock")
+        return EvalResult(
+            stage=SCORED, correct=True, reward=0.3, runtime_ms=1.0, ref_runtime_ms=1.0, speedup=1.0,
+            timing_meaningful=False, device="mock",
+            feedback="MOCK evaluator: static checks passed; correctness was NOT checked and the "
+                     "timings are fake (speedup 1.0). Use the cpu or gpu evaluator for real results.",
+        )

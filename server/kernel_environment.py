@@ -1,0 +1,135 @@
+"""The episode logic: one KernelEnvironment per WebSocket session.
+
+reset picks a task and returns its problem; each step sends the submission to the shared
+evaluator (the worker pool), turns the result into an observation and logs one JSON line.
+`__init__` is cheap: the evaluator, task store and config are process-wide and built once.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from typing import Any, Optional
+
+from openenv.core.env_server.interfaces import Environment
+
+from kernel_env.models import LANGUAGES, KernelAction, KernelObservation, KernelState
+from server.config import Config
+from server.eval_log import EvalLog
+from server.evaluation.protocol import EvalResult
+from server.evaluators import Evaluator
+from server.prompt import build_problem
+from server.tasks import SPLITS, TaskStore, UnknownTask
+
+
+class EpisodeError(ValueError):
+    """A call the episode cannot accept (bad argument, wrong order); the session stays usable."""
+
+
+class Services:
+    """What every session shares; set once by the app (server.app.build_services)."""
+
+    config: Config
+    tasks: TaskStore
+    evaluator: Evaluator
+    log: EvalLog
+
+
+class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState]):
+    SUPPORTS_CONCURRENT_SESSIONS = True
+    services: Services  # bound by server.app before the first session
+
+    def __init__(self):
+        super().__init__()
+        self._state = KernelState(max_turns=self.services.config.max_turns)
+        self._task = None
+        self._rng = random.Random()
+
+    @property
+    def state(self) -> KernelState:
+        return self._state
+
+    def reset(self, seed: Optional[int] = None, episode_id: Optional[str] = None,
+              task_id: Optional[str] = None, split: str = "train", language: str = "triton",
+              **kwargs: Any) -> KernelObservation:
+        t0 = time.perf_counter()
+        if kwargs:
+            raise EpisodeError(f"unknown reset argument(s) {sorted(kwargs)}; valid: seed, "
+                               "episode_id, task_id, split, language")
+        if split not in SPLITS:
+            raise EpisodeError(f"unknown split {split!r}; valid: {', '.join(SPLITS)}")
+        if language not in LANGUAGES:
+            raise EpisodeError(f"unknown language {language!r}; valid: {', '.join(LANGUAGES)}")
+        if seed is not None and (not isinstance(seed, int) or seed < 0):
+            raise EpisodeError(f"seed must be a non-negative integer, got {seed!r}")
+        tasks = self.services.tasks
+        try:
+            task = tasks.get(task_id) if task_id else tasks.pick(split, seed, self._rng)
+        except UnknownTask as exc:
+            raise EpisodeError(str(exc)) from None
+        cfg = self.services.config
+        self._task = task
+        self._state = KernelState(
+            episode_id=episode_id or uuid.uuid4().hex, step_count=0, task_id=task.task_id,
+            split=split if not task_id else _split_of(tasks, task.task_id), language=language,
+            turn=0, max_turns=cfg.max_turns,
+        )
+        self._source = task.source()
+        problem = build_problem(task.task_id, self._source, language, trials=5, atol=1e-2,
+                                rtol=1e-2, max_turns=cfg.max_turns)
+        obs = self._observation(stage="ready", problem=problem, feedback=(
+            f"task {task.task_id}: submit class ModelNew ({language}); {cfg.max_turns} turns"))
+        self.services.log.write(event="reset", episode=self._state.episode_id, task=task.task_id,
+                                split=self._state.split, language=language, seed=seed,
+                                seconds=round(time.perf_counter() - t0, 4))
+        return obs
+
+    def step(self, action: KernelAction, timeout_s: Optional[float] = None, **kwargs: Any) -> KernelObservation:
+        if self._task is None:
+            raise EpisodeError("step called before reset; call reset() first to get a task")
+        if self._state.done:
+            raise EpisodeError(f"the episode is done after {self._state.max_turns} turns; call "
+                               "reset() to start a new one")
+        if not isinstance(action, KernelAction):
+            raise EpisodeError("the action must be KernelAction(code=...)")
+        t0 = time.perf_counter()
+        result = self.services.evaluator.evaluate(action.code, self._source, task_id=self._task.task_id,
+                                                  language=self._state.language)
+        seconds = time.perf_counter() - t0
+        st = self._state
+        st.turn += 1
+        st.step_count += 1
+        st.done = st.turn >= st.max_turns
+        st.best_reward = max(st.best_reward, result.reward)
+        obs = self._from_result(result)
+        self.services.log.write(
+            event="step", episode=st.episode_id, task=st.task_id, turn=st.turn, stage=result.stage,
+            error_class=result.error_class, correct=result.correct, reward=result.reward,
+            speedup=result.speedup, runtime_ms=result.runtime_ms, evaluator=self.services.evaluator.name,
+            stage_seconds=result.stage_seconds, seconds=round(seconds, 4))
+        return obs
+
+    def _observation(self, **fields) -> KernelObservation:
+        st = self._state
+        return KernelObservation(
+            task_id=st.task_id or "", split=st.split or "", language=st.language, turn=st.turn,
+            max_turns=st.max_turns, done=st.done, best_reward=st.best_reward,
+            evaluator=self.services.evaluator.name, **fields)
+
+    def _from_result(self, r: EvalResult) -> KernelObservation:
+        roof = r.roofline or {}
+        return self._observation(
+            stage=r.stage, error_class=r.error_class, feedback=r.feedback, correct=r.correct,
+            reward=r.reward, trials_passed=r.trials_passed, trials_total=r.trials_total,
+            max_abs_error=r.max_abs_error, runtime_ms=r.runtime_ms, ref_runtime_ms=r.ref_runtime_ms,
+            speedup=r.speedup, runtime_spread=r.runtime_spread, timing_meaningful=r.timing_meaningful,
+            device=r.device, bound=roof.get("bound"), arithmetic_intensity=roof.get("arithmetic_intensity"),
+            t_min_ms=roof.get("t_min_ms"), roofline_frac=roof.get("roofline_frac"),
+            ref_roofline_frac=roof.get("ref_roofline_frac"), roofline_gpu=roof.get("roofline_gpu"),
+            stage_seconds=r.stage_seconds, metadata={"notes": r.notes} if r.notes else {},
+        )
+
+
+def _split_of(tasks: TaskStore, task_id: str) -> str:
+    return next(s for s in SPLITS if task_id in tasks.ids(s))

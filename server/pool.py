@@ -1,0 +1,154 @@
+"""The worker pool: one worker host per evaluation slot, handed to callers in strict FIFO order.
+
+A slot is a GPU (or, on the cpu evaluator, one of KERNEL_ENV_CPU_WORKERS). Each slot runs one
+evaluation at a time, so timings never share a GPU. Each session's step runs on its own thread
+and waits here in arrival order. A host is a subprocess (`server.evaluation.worker`) with a
+scrubbed environment; it is started ahead of time and restarted if it ever dies or stops
+answering.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from server.evaluation.protocol import EvalRequest, EvalResult
+
+# Only these variables reach a worker: no credentials (MODAL_PROXY_*, tokens, keys).
+ENV_ALLOWLIST = (
+    "PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH",
+    "TRITON_CACHE_DIR", "TRITON_HOME", "TORCH_HOME", "CC", "CXX", "NVCC", "TORCH_CUDA_ARCH_LIST",
+    "OMP_NUM_THREADS", "MKL_NUM_THREADS", "PYTHONPATH", "VIRTUAL_ENV",
+)
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT_S = 180.0
+
+
+def scrubbed_env(device: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k in ENV_ALLOWLIST}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env["PYTHONUNBUFFERED"] = "1"
+    if device.startswith("cuda:"):
+        # The worker sees only its GPU, as cuda:0; timing never shares a device.
+        env["CUDA_VISIBLE_DEVICES"] = device.split(":")[1]
+    return env
+
+
+class WorkerHost:
+    """One long-lived `python -m server.evaluation.worker` process for one device."""
+
+    def __init__(self, device: str):
+        self.device = device
+        self.proc: subprocess.Popen | None = None
+        self.ready = threading.Event()
+        self.lock = threading.Lock()
+
+    def start(self) -> None:
+        worker_device = "cuda:0" if self.device.startswith("cuda:") else "cpu"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server.evaluation.worker", "--device", worker_device],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, cwd=str(ROOT),
+            env=scrubbed_env(self.device), text=True, bufsize=1, start_new_session=True,
+        )
+        line = self.proc.stdout.readline()  # {"event": "ready"} once torch and triton are imported
+        if not line:
+            raise RuntimeError(f"worker for {self.device} exited during start-up (code {self.proc.wait()})")
+        self.ready.set()
+
+    def evaluate(self, req: EvalRequest, timeout_s: float) -> EvalResult:
+        """Send one request and wait for its result; restart the host if it died or hung."""
+        if self.proc is None or self.proc.poll() is not None:
+            self.start()
+        payload = dict(req.to_dict(), device="cuda:0" if self.device.startswith("cuda:") else "cpu")
+        try:
+            self.proc.stdin.write(json.dumps(payload) + "\n")
+            self.proc.stdin.flush()
+            line = _readline_with_timeout(self.proc, timeout_s)
+        except (BrokenPipeError, OSError):
+            line = None
+        if not line:
+            self.stop()
+            return EvalResult(stage="static_check", error_class="internal_error",
+                              feedback="the worker host stopped answering; it was restarted, "
+                              "please submit again")
+        return EvalResult.from_dict(json.loads(line)["result"])
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+
+def _readline_with_timeout(proc: subprocess.Popen, timeout_s: float) -> str | None:
+    box: list[str] = []
+    reader = threading.Thread(target=lambda: box.append(proc.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout_s)
+    return box[0] if box else None
+
+
+class WorkerPool:
+    """Slots handed out first come, first served; a release passes the slot to the oldest waiter."""
+
+    def __init__(self, devices: list[str], step_timeout_s: float):
+        self.hosts = [WorkerHost(d) for d in devices]
+        self.step_timeout_s = step_timeout_s
+        self._free = collections.deque(self.hosts)
+        self._waiters: collections.deque = collections.deque()
+        self._lock = threading.Lock()
+
+    def start(self, background: bool = True) -> None:
+        """Start every host (each imports torch: seconds), in the background by default."""
+        def start_one(host: WorkerHost) -> None:
+            with host.lock:
+                if host.proc is None:
+                    try:
+                        host.start()
+                    except Exception as exc:  # surfaced again on first use
+                        print(f"kernel_env: worker {host.device} failed to start: {exc}", file=sys.stderr)
+        threads = [threading.Thread(target=start_one, args=(h,), daemon=True) for h in self.hosts]
+        for t in threads:
+            t.start()
+        if not background:
+            for t in threads:
+                t.join()
+
+    def evaluate(self, req: EvalRequest) -> EvalResult:
+        host = self._acquire()
+        try:
+            with host.lock:
+                return host.evaluate(req, self.step_timeout_s)
+        finally:
+            self._release(host)
+
+    def queue_length(self) -> int:
+        with self._lock:
+            return len(self._waiters)
+
+    def _acquire(self) -> WorkerHost:
+        with self._lock:
+            if self._free and not self._waiters:
+                return self._free.popleft()
+            waiter = [threading.Event(), None]
+            self._waiters.append(waiter)
+        waiter[0].wait()
+        return waiter[1]
+
+    def _release(self, host: WorkerHost) -> None:
+        with self._lock:
+            if self._waiters:
+                waiter = self._waiters.popleft()
+                waiter[1] = host
+                waiter[0].set()
+            else:
+                self._free.append(host)
+
+    def shutdown(self) -> None:
+        for host in self.hosts:
+            host.stop()

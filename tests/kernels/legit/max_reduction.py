@@ -1,0 +1,39 @@
+# task: level1/49_Max_reduction_over_a_dimension
+# expect: ok
+# why: same (outer, R, inner) tiling as a sum, with -inf as the identity for masked lanes
+import math
+
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def max_middle_kernel(x_ptr, out_ptr, R, inner, BLOCK_R: tl.constexpr, BLOCK_I: tl.constexpr):
+    outer = tl.program_id(0)
+    cols = tl.program_id(1) * BLOCK_I + tl.arange(0, BLOCK_I)
+    rows = tl.arange(0, BLOCK_R)
+    base = x_ptr + outer * R * inner
+    acc = tl.full((BLOCK_I,), float("-inf"), dtype=tl.float32)
+    for r in range(0, R, BLOCK_R):
+        mask = ((r + rows)[:, None] < R) & (cols[None, :] < inner)
+        tile = tl.load(base + (r + rows)[:, None] * inner + cols[None, :], mask=mask, other=float("-inf"))
+        acc = tl.maximum(acc, tl.max(tile, axis=0))
+    tl.store(out_ptr + outer * inner + cols, acc, mask=cols < inner)
+
+
+class ModelNew(nn.Module):
+    def __init__(self, dim: int):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        shape = list(x.shape)
+        dim = self.dim % len(shape)
+        outer, R, inner = math.prod(shape[:dim]), shape[dim], math.prod(shape[dim + 1:])
+        x3 = x.contiguous().view(outer, R, inner)
+        out = torch.empty((outer, inner), device=x.device, dtype=x.dtype)
+        BLOCK_R, BLOCK_I = 32, 64
+        max_middle_kernel[(outer, triton.cdiv(inner, BLOCK_I))](x3, out, R, inner, BLOCK_R=BLOCK_R, BLOCK_I=BLOCK_I)
+        return out.view(shape[:dim] + shape[dim + 1:])
