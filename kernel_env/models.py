@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from openenv.core.env_server.types import Action, Observation, State
-from pydantic import Field, field_validator
+from pydantic import Field
 
 MAX_CODE_BYTES = 256 * 1024
 LANGUAGES = ("triton", "cuda")
@@ -19,19 +19,21 @@ class KernelAction(Action):
 
     code: str = Field(..., description="Python source defining class ModelNew (Triton or load_inline CUDA)")
 
-    @field_validator("code", mode="before")
-    @classmethod
-    def _text_of_bounded_size(cls, value):
-        if not isinstance(value, str):
-            raise ValueError(f"code must be a string of Python source, got {type(value).__name__}")
-        if not value.strip():
-            raise ValueError("code is empty; submit the Python source of a file defining class ModelNew")
-        size = len(value.encode("utf-8", errors="surrogatepass"))
-        if size > MAX_CODE_BYTES:
-            raise ValueError(f"code is {size} bytes; the limit is {MAX_CODE_BYTES} bytes")
-        if "\x00" in value:
-            raise ValueError("code contains NUL bytes; submit plain text Python source")
-        return value
+
+
+def code_problem(code) -> str | None:
+    """Why `code` cannot be evaluated (None if it can): checked by the server on every step, so
+    the answer is a clear error and the turn is not spent."""
+    if not isinstance(code, str):
+        return f"code must be a string of Python source, got {type(code).__name__}"
+    if not code.strip():
+        return "code is empty; submit the Python source of a file defining class ModelNew"
+    size = len(code.encode("utf-8", errors="surrogatepass"))
+    if size > MAX_CODE_BYTES:
+        return f"code is {size} bytes; the limit is {MAX_CODE_BYTES} bytes"
+    if "\x00" in code:
+        return "code contains NUL bytes; submit plain text Python source"
+    return None
 
 
 class KernelObservation(Observation):

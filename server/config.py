@@ -38,7 +38,6 @@ class Config:
     cpu_workers: int = 1
     worker_memory_gb: float = 16.0
     nominal_gpu: str = "H100 SXM"
-    max_code_bytes: int = 256 * 1024
     port: int = 8000
 
     @property

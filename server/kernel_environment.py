@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 from openenv.core.env_server.interfaces import Environment
 
-from kernel_env.models import LANGUAGES, KernelAction, KernelObservation, KernelState
+from kernel_env.models import LANGUAGES, KernelAction, code_problem, KernelObservation, KernelState
 from server.config import Config
 from server.eval_log import EvalLog
 from server.evaluation.protocol import EvalResult
@@ -93,6 +93,9 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
                                "reset() to start a new one")
         if not isinstance(action, KernelAction):
             raise EpisodeError("the action must be KernelAction(code=...)")
+        problem = code_problem(action.code)
+        if problem:
+            raise EpisodeError(f"{problem} (this turn was not counted)")
         t0 = time.perf_counter()
         result = self.services.evaluator.evaluate(action.code, self._source, task_id=self._task.task_id,
                                                   language=self._state.language)

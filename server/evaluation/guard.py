@@ -84,7 +84,7 @@ _REJECTED = {getattr(torch.ops.aten, n): r for n, r in _REJECTED_NAMES.items()
 # (torch._tensor_str), so its text is an exit on every device; on the CPU evaluator numpy, ctypes
 # and Python lists read the evaluation device's memory directly.
 _TEXT_AND_BYTES = frozenset({torch.Tensor.__repr__, torch.Tensor.__format__,
-                             torch.Tensor.__reduce_ex__, torch.Tensor.__dlpack__})
+                             torch.Tensor.__dlpack__})
 _ESCAPES = {
     "cpu": _TEXT_AND_BYTES | {
         torch.Tensor.numpy, torch.Tensor.__array__, torch.Tensor.tolist, torch.Tensor.data_ptr,

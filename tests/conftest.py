@@ -1,0 +1,69 @@
+"""Shared fixtures: real servers on loopback ports, in their own processes."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNELS = ROOT / "tests" / "kernels"
+BUNDLED = ROOT / "server" / "tasks" / "bundled"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_server(extra_env: dict | None = None, log_path: Path | None = None):
+    """`python -m server.app` on a free port; yields its base URL, stops it afterwards."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KERNEL_ENV_")}
+    env.update({"PORT": str(port), "KERNEL_ENV_EVALUATOR": "cpu", "KERNEL_ENV_CPU_WORKERS": "1"})
+    env.update(extra_env or {})
+    out = open(log_path, "w") if log_path else subprocess.DEVNULL
+    proc = subprocess.Popen([sys.executable, "-m", "server.app"], cwd=ROOT, env=env,
+                            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 90
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited with code {proc.returncode}")
+            try:
+                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        else:
+            raise RuntimeError("server did not become healthy in 90 s")
+        yield url
+    finally:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+        if log_path:
+            out.close()
+
+
+@pytest.fixture(scope="session")
+def cpu_server(tmp_path_factory):
+    """The cpu evaluator, 2 turns per episode, 3 sessions at most, logging to a file."""
+    log = tmp_path_factory.mktemp("log") / "eval.jsonl"
+    stdout = tmp_path_factory.mktemp("out") / "server.out"
+    with running_server({"KERNEL_ENV_MAX_TURNS": "2", "KERNEL_ENV_MAX_SESSIONS": "3",
+                         "KERNEL_ENV_EVAL_LOG": str(log)}, log_path=stdout) as url:
+        yield {"url": url, "log": log, "stdout": stdout}
+
+
+def kernel_source(kind: str, name: str) -> str:
+    return (KERNELS / kind / f"{name}.py").read_text()

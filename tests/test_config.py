@@ -1,0 +1,66 @@
+"""Configuration: every variable validated at start-up, with the variable and valid values named."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from server.config import ConfigError, load_config
+from tests.conftest import BUNDLED, ROOT
+
+
+def test_defaults_on_a_machine_without_kernelbench():
+    cfg = load_config({"KERNELBENCH_DIR": ""})
+    assert cfg.tasks_source == "bundled" and cfg.tasks_dir == BUNDLED
+    assert cfg.max_turns == 4 and cfg.max_sessions == 64 and cfg.reward == "speedup"
+    assert cfg.roofline_reject == 0.8 and cfg.gpus == (0,) and cfg.eval_log is None
+    assert cfg.evaluator in ("gpu", "cpu")
+
+
+def test_values_are_parsed():
+    cfg = load_config({"KERNEL_ENV_GPUS": "0,2,3", "KERNEL_ENV_EVALUATOR": "mock",
+                       "KERNEL_ENV_MAX_TURNS": "6", "KERNEL_ENV_MAX_SESSIONS": "8",
+                       "KERNEL_ENV_REWARD": "roofline", "KERNEL_ENV_ROOFLINE_REJECT": "0.5",
+                       "KERNEL_ENV_EVAL_LOG": "/tmp/x.jsonl",
+                       "KERNEL_ENV_STAGE_TIMEOUTS": "compile=600,timing=30"})
+    assert cfg.gpus == (0, 2, 3) and cfg.evaluator == "mock" and cfg.max_turns == 6
+    assert cfg.reward == "roofline" and cfg.roofline_reject == 0.5
+    assert cfg.stage_timeouts["compile"] == 600 and cfg.stage_timeouts["timing"] == 30
+    assert str(cfg.eval_log) == "/tmp/x.jsonl"
+
+
+def test_session_timeout_outlasts_the_longest_possible_step():
+    cfg = load_config({"KERNEL_ENV_MAX_SESSIONS": "64", "KERNEL_ENV_GPUS": "0",
+                       "KERNEL_ENV_EVALUATOR": "gpu"})
+    # A step may wait behind every other session's evaluation, then run its own.
+    assert cfg.session_timeout_s > cfg.max_sessions * cfg.max_step_seconds
+
+
+@pytest.mark.parametrize("var, value, named", [
+    ("KERNEL_ENV_EVALUATOR", "tpu", "gpu, cpu, mock"),
+    ("KERNEL_ENV_GPUS", "zero", "comma list"),
+    ("KERNEL_ENV_GPUS", "0,0", "distinct"),
+    ("KERNEL_ENV_MAX_TURNS", "0", "1..100"),
+    ("KERNEL_ENV_MAX_TURNS", "four", "not an integer"),
+    ("KERNEL_ENV_MAX_SESSIONS", "-1", "1..4096"),
+    ("KERNEL_ENV_REWARD", "accuracy", "speedup, roofline"),
+    ("KERNEL_ENV_ROOFLINE_REJECT", "1.5", "0.0..1.0"),
+    ("KERNEL_ENV_ROOFLINE_REJECT", "nan", "0.0..1.0"),
+    ("KERNELBENCH_DIR", "/nonexistent/kb", "not a directory"),
+    ("KERNEL_ENV_STAGE_TIMEOUTS", "linking=5", "unknown stage"),
+    ("KERNEL_ENV_NOMINAL_GPU", "RTX 9090", "H100 SXM"),
+])
+def test_bad_values_name_the_variable_and_valid_values(var, value, named):
+    with pytest.raises(ConfigError) as err:
+        load_config({var: value})
+    assert var in str(err.value) and named in str(err.value)
+
+
+def test_server_refuses_to_start_with_a_bad_value():
+    env = {"PATH": "/usr/bin:/bin", "KERNEL_ENV_REWARD": "vibes"}
+    proc = subprocess.run([sys.executable, "-m", "server.app"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0
+    assert "KERNEL_ENV_REWARD" in proc.stderr and "speedup, roofline" in proc.stderr

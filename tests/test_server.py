@@ -1,0 +1,124 @@
+"""The server and client over a real loopback socket: episodes, bad input, capacity, logs."""
+
+from __future__ import annotations
+
+import json
+import asyncio
+
+import pytest
+import websockets
+
+from kernel_env import KernelAction, KernelEnv
+from kernel_env.models import MAX_CODE_BYTES
+from tests.conftest import kernel_source
+
+
+def test_full_episode_plays_through_the_client(cpu_server):
+    good = kernel_source("legit", "relu")
+    with KernelEnv(base_url=cpu_server["url"]).sync() as env:
+        obs = env.reset(task_id="level1/19_ReLU").observation
+        assert obs.stage == "ready" and obs.turn == 0 and not obs.done
+        assert "class Model" in obs.problem and "ModelNew" in obs.problem
+        assert "signed inputs in [-32, 32]" in obs.problem  # broader inputs disclosed
+
+        first = env.step(KernelAction(code="import torch\nclass ModelNew:\n    pass\n"))
+        assert first.observation.stage == "static_check"
+        assert first.observation.error_class == "format_violation"
+        assert first.reward == 0.0 and not first.done and first.observation.turn == 1
+
+        second = env.step(KernelAction(code=good))
+        assert second.observation.stage == "scored" and second.observation.correct
+        assert second.reward > 0 and second.done and second.observation.turn == 2
+        assert second.observation.timing_meaningful is False
+        assert second.observation.bound == "memory" and second.observation.t_min_ms > 0
+
+        with pytest.raises(RuntimeError, match="episode is done"):
+            env.step(KernelAction(code=good))
+        again = env.reset(task_id="level1/19_ReLU").observation  # the session goes on
+        assert again.stage == "ready" and again.turn == 0
+
+
+def test_seed_picks_the_same_task_within_a_split(cpu_server):
+    with KernelEnv(base_url=cpu_server["url"]).sync() as env:
+        a = env.reset(seed=3, split="eval").observation.task_id
+        b = env.reset(seed=3, split="eval").observation.task_id
+        c = env.reset(seed=3, split="train").observation.task_id
+        tasks = env.list_tasks()
+    assert a == b and a in tasks["eval"] and c in tasks["train"]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"task_id": "level1/999_Nope"}, "unknown task_id.*list them with GET /tasks"),
+    ({"split": "validation"}, "unknown split 'validation'; valid: train, eval"),
+    ({"language": "rust"}, "unknown language 'rust'; valid: triton, cuda"),
+])
+def test_bad_reset_arguments_get_clear_errors(cpu_server, kwargs, message):
+    with KernelEnv(base_url=cpu_server["url"]).sync() as env:
+        with pytest.raises(RuntimeError, match=message):
+            env.reset(**kwargs)
+        assert env.reset(seed=0).observation.stage == "ready"  # still usable
+
+
+def test_step_before_reset_is_an_error(cpu_server):
+    with KernelEnv(base_url=cpu_server["url"]).sync() as env:
+        with pytest.raises(RuntimeError, match="before reset"):
+            env.step(KernelAction(code="x = 1"))
+        assert env.reset(seed=1).observation.stage == "ready"
+
+
+@pytest.mark.parametrize("code, message", [
+    ("", "code is empty"),
+    ("   \n", "code is empty"),
+    ("#" * (MAX_CODE_BYTES + 1), f"limit is {MAX_CODE_BYTES} bytes"),
+])
+def test_bad_code_is_rejected_without_spending_a_turn(cpu_server, code, message):
+    with KernelEnv(base_url=cpu_server["url"]).sync() as env:
+        env.reset(task_id="level1/19_ReLU")
+        with pytest.raises(RuntimeError, match=message):
+            env.step(KernelAction(code=code))
+        assert env.state().turn == 0
+
+
+def test_non_text_code_over_the_raw_socket(cpu_server):
+    async def run():
+        url = cpu_server["url"].replace("http", "ws") + "/ws"
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"type": "reset", "data": {"task_id": "level1/19_ReLU"}}))
+            assert json.loads(await ws.recv())["type"] == "observation"
+            await ws.send(json.dumps({"type": "step", "data": {"code": 12345}}))
+            reply = json.loads(await ws.recv())
+            assert reply["type"] == "error" and reply["data"]["code"] == "VALIDATION_ERROR"
+            assert "code" in json.dumps(reply["data"]["errors"])
+            await ws.send(json.dumps({"type": "reset", "data": {"seed": 0}}))  # session survives
+            assert json.loads(await ws.recv())["type"] == "observation"
+    asyncio.run(run())
+
+
+def test_capacity_error_past_the_session_cap(cpu_server):
+    clients = [KernelEnv(base_url=cpu_server["url"]).sync() for _ in range(3)]
+    try:
+        for c in clients:
+            c.connect()
+            c.reset(seed=0)
+        with KernelEnv(base_url=cpu_server["url"]).sync() as extra:
+            with pytest.raises(RuntimeError, match="CAPACITY_REACHED"):
+                extra.reset(seed=0)
+    finally:
+        for c in clients:
+            c.close()
+
+
+def test_every_reset_and_step_is_logged_as_json(cpu_server):
+    with KernelEnv(base_url=cpu_server["url"]).sync() as env:
+        env.reset(task_id="level1/19_ReLU")
+        env.step(KernelAction(code=kernel_source("legit", "relu")))
+    lines = [json.loads(line) for line in cpu_server["log"].read_text().splitlines()]
+    steps = [rec for rec in lines if rec["event"] == "step"]
+    resets = [rec for rec in lines if rec["event"] == "reset"]
+    assert resets and steps
+    step = steps[-1]
+    for key in ("task", "episode", "turn", "stage", "reward", "stage_seconds", "error_class"):
+        assert key in step
+    assert set(step["stage_seconds"]) >= {"static_check", "compile", "correctness", "timing"}
+    stdout = cpu_server["stdout"].read_text()
+    assert '"event": "step"' in stdout  # always on stdout as well

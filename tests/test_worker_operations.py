@@ -1,0 +1,282 @@
+"""Which torch operations a candidate's forward may use: the dispatch guard, op by op.
+
+Runs on a CPU-only PyTorch; Triton kernels here run in Triton's interpreter whatever
+TRITON_INTERPRET said when triton was imported. Tests marked gpu need CUDA.
+"""
+
+import importlib.util
+import pickle
+import textwrap
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+import triton
+import triton.language as tl
+
+from server.evaluation.guard import (
+    ALLOWED_OP_NAMES, ARITHMETIC, DTYPE, OFF_DEVICE, SCALAR, DispatchGuard, ForbiddenOperation,
+    autotune_configs_pruned, install_interpreter_hooks, reset_autotune_record)
+
+needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+
+
+def interpreted(fn):
+    """triton.jit, forced into the interpreter without leaking TRITON_INTERPRET to other tests."""
+    with triton.knobs.runtime.scope():
+        triton.knobs.runtime.interpret = True
+        return triton.jit(fn)
+
+
+def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask),
+             mask=mask)
+
+
+def block_of(out_ptr, n, BLOCK: tl.constexpr):
+    # Each program writes the BLOCK it was launched with: shows which config ran.
+    tl.store(out_ptr + tl.program_id(0), BLOCK)
+
+
+ALLOWED = {
+    "empty_like": lambda x: torch.empty_like(x),
+    "zeros": lambda x: torch.zeros(3, 4, device=x.device),
+    "full": lambda x: torch.full((2,), 1.5, device=x.device),
+    "new_empty": lambda x: x.new_empty(5),
+    "fill_ and zero_": lambda x: torch.empty_like(x).fill_(2.0).zero_(),
+    "literal tensor": lambda x: torch.tensor([1.0, 2.0], device=x.device),
+    "view": lambda x: x.view(-1),
+    "reshape": lambda x: x.reshape(6, 4),
+    "permute": lambda x: x.permute(1, 0),
+    "transpose": lambda x: x.transpose(0, 1),
+    "contiguous on a transposed tensor": lambda x: x.t().contiguous(),
+    "reshape of a transposed tensor": lambda x: x.t().reshape(-1),
+    "clone": lambda x: x.clone(),
+    "copy_ on the same device": lambda x: torch.empty_like(x).copy_(x),
+    "flatten": lambda x: x.flatten(),
+    "unsqueeze": lambda x: x.unsqueeze(0),
+    "expand": lambda x: x[None].expand(3, 4, 6),
+    "narrow": lambda x: x.narrow(1, 2, 3),
+    "indexing": lambda x: x[1:, None, 0],
+    "chunk": lambda x: x.chunk(2, dim=1),
+    "to the same dtype": lambda x: x.to(torch.float32),
+    "to the same dtype, copied": lambda x: x.to(torch.float32, copy=True),
+    "metadata": lambda x: (x.shape, x.stride(), x.is_contiguous(), x.numel(), x.dtype, x.device),
+}
+
+REJECTED = {
+    "x + 1": (lambda x: x + 1, ARITHMETIC),
+    "torch.relu": (lambda x: torch.relu(x), ARITHMETIC),
+    "sum": (lambda x: x.sum(), ARITHMETIC),
+    "matmul": (lambda x: torch.matmul(x, x.T), ARITHMETIC),
+    "softmax": (lambda x: F.softmax(x, dim=-1), ARITHMETIC),
+    "exp": (lambda x: x.exp(), ARITHMETIC),
+    "arange on the evaluation device": (lambda x: torch.arange(4, device=x.device), ARITHMETIC),
+    "item": (lambda x: x[0, 0].item(), SCALAR),
+    "float()": (lambda x: float(x[0, 0]), SCALAR),
+    "bool()": (lambda x: bool(x[0, 0]), SCALAR),
+    "to float64": (lambda x: x.to(torch.float64), DTYPE),
+    "half": (lambda x: x.half(), DTYPE),
+    "copy_ into another dtype": (lambda x: x.new_empty(x.shape, dtype=torch.float64).copy_(x),
+                                 DTYPE),
+    "print": (lambda x: repr(x), OFF_DEVICE),
+    "format": (lambda x: f"{x}", OFF_DEVICE),
+}
+
+# On the CPU evaluator these hand the evaluation device's memory to the host directly.
+CPU_ESCAPES = {
+    "tolist": lambda x: x.tolist(),
+    "numpy": lambda x: x.numpy(),
+    "np.asarray": lambda x: np.asarray(x),
+    "data_ptr": lambda x: x.data_ptr(),
+    "untyped_storage": lambda x: x.untyped_storage(),
+    "cpu": lambda x: x.cpu(),
+}
+
+
+def _run(fn, device="cpu"):
+    x = torch.randn(4, 6, device=device)
+    guard = DispatchGuard(device)
+    with guard:
+        fn(x)
+    return guard
+
+
+@pytest.mark.parametrize("fn", ALLOWED.values(), ids=ALLOWED.keys())
+def test_forward_may_allocate_view_and_copy(fn):
+    assert _run(fn).violation is None
+
+
+@pytest.mark.parametrize("fn, reason", REJECTED.values(), ids=REJECTED.keys())
+def test_forward_may_not_compute_with_torch(fn, reason):
+    with pytest.raises(ForbiddenOperation) as caught:
+        _run(fn)
+    assert caught.value.reason == reason
+    assert reason in str(caught.value)
+
+
+@pytest.mark.parametrize("fn", CPU_ESCAPES.values(), ids=CPU_ESCAPES.keys())
+def test_cpu_evaluator_refuses_exits_to_the_host(fn):
+    with pytest.raises(ForbiddenOperation) as caught:
+        _run(fn)
+    assert caught.value.reason == OFF_DEVICE
+
+
+def test_every_allowed_name_is_an_aten_op():
+    assert [n for n in ALLOWED_OP_NAMES if not hasattr(torch.ops.aten, n)] == []
+
+
+def _candidate(tmp_path, source: str):
+    path = tmp_path / "candidate.py"
+    path.write_text(textwrap.dedent(source))
+    spec = importlib.util.spec_from_file_location("candidate_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, str(path)
+
+
+def test_violation_names_the_candidates_line(tmp_path):
+    module, path = _candidate(tmp_path, """\
+        import torch
+        import torch.nn.functional as F
+
+        def forward(x):
+            y = torch.empty_like(x)
+            return F.softmax(x, dim=-1)
+        """)
+    x = torch.randn(3, 3)
+    with pytest.raises(ForbiddenOperation) as caught, DispatchGuard("cpu", path):
+        module.forward(x)
+    assert caught.value.location == "line 6: `return F.softmax(x, dim=-1)`"
+    assert str(caught.value).startswith("forbidden torch operation aten._softmax.default "
+                                        "(arithmetic/reduction) at line 6: `return F.softmax")
+
+
+def test_violation_is_sticky_when_the_candidate_catches_it(tmp_path):
+    module, path = _candidate(tmp_path, """\
+        import torch
+
+        def forward(x):
+            try:
+                return torch.relu(x)
+            except RuntimeError:
+                return x.clone()
+        """)
+    guard, x = DispatchGuard("cpu", path), torch.randn(3)
+    with guard:
+        module.forward(x)
+    assert guard.violation.op == "aten.relu.default"
+    assert "line 5" in guard.violation.location
+    with pytest.raises(ForbiddenOperation), guard:
+        torch.exp(x)  # later violations still raise; the first one is kept
+    assert guard.violation.op == "aten.relu.default"
+
+
+def test_guard_is_reentrant_and_lets_exceptions_through():
+    guard = DispatchGuard("cpu")
+    x = torch.randn(8)
+    for _ in range(3):
+        with guard:
+            x.view(2, 4).clone()
+    with pytest.raises(ValueError), guard:
+        raise ValueError("the candidate's own error")
+    torch.relu(x)  # the modes are gone after exit
+    assert guard.violation is None
+
+
+def test_paused_guard_checks_nothing():
+    guard = DispatchGuard("cpu")
+    with guard, guard.paused():
+        torch.relu(torch.randn(3)).tolist()
+    assert guard.violation is None
+
+
+def test_forbidden_operation_survives_pickling():
+    error = ForbiddenOperation("aten.add.Tensor", ARITHMETIC, "line 3: `x + 1`")
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.op, again.reason, again.location, str(again)) == (
+        error.op, error.reason, error.location, str(error))
+
+
+def test_interpreted_triton_launch_is_not_flagged():
+    install_interpreter_hooks()
+    install_interpreter_hooks()  # idempotent
+    kernel = interpreted(add)
+    x, y = torch.randn(1000), torch.randn(1000)
+    guard = DispatchGuard("cpu")
+    with guard:
+        out = torch.empty_like(x)
+        kernel[(triton.cdiv(1000, 256),)](x, y, out, 1000, BLOCK=256)
+    assert guard.violation is None
+    torch.testing.assert_close(out, x + y)
+
+
+def test_interpreted_autotune_runs_its_first_config_only():
+    install_interpreter_hooks()
+    reset_autotune_record()
+    configs = [triton.Config({"BLOCK": 16}, num_warps=1), triton.Config({"BLOCK": 64}, num_warps=4)]
+    kernel = triton.autotune(configs=configs, key=["n"])(interpreted(block_of))
+    out = torch.zeros(8, dtype=torch.int32)
+    guard = DispatchGuard("cpu")
+    with guard:
+        kernel[lambda meta: (triton.cdiv(64, meta["BLOCK"]),)](out, 64)
+    assert guard.violation is None
+    assert out.tolist() == [16] * 4 + [0] * 4
+    assert autotune_configs_pruned()
+    assert kernel.configs == configs  # pruned for the launch only
+
+
+GPU_REJECTED = {
+    "cpu": (lambda x: x.cpu(), OFF_DEVICE),
+    "to cpu": (lambda x: x.to("cpu"), OFF_DEVICE),
+    "copy_ into a host tensor": (lambda x: torch.empty(x.shape).copy_(x), OFF_DEVICE),
+    "print": (lambda x: repr(x), OFF_DEVICE),
+    "item": (lambda x: x[0, 0].item(), SCALAR),
+    "host tensor plus device tensor": (lambda x: torch.ones(6) + x, ARITHMETIC),
+}
+
+# Triton's autotuner computes its statistics with torch on the host; constants may be uploaded.
+GPU_ALLOWED = {
+    "host statistics": lambda x: torch.quantile(torch.tensor([3.0, 1.0, 2.0]), 0.5).item(),
+    "host arithmetic": lambda x: (torch.arange(4) * 2).sum().tolist(),
+    "upload of a constant": lambda x: torch.tensor([1.0, 2.0]).to(x.device),
+}
+
+
+@pytest.mark.gpu
+@needs_cuda
+@pytest.mark.parametrize("fn, reason", GPU_REJECTED.values(), ids=GPU_REJECTED.keys())
+def test_gpu_refuses_copies_to_the_host_and_device_compute(fn, reason):
+    with pytest.raises(ForbiddenOperation) as caught:
+        _run(fn, "cuda")
+    assert caught.value.reason == reason
+
+
+@pytest.mark.gpu
+@needs_cuda
+@pytest.mark.parametrize("fn", GPU_ALLOWED.values(), ids=GPU_ALLOWED.keys())
+def test_gpu_allows_work_that_stays_on_the_host(fn):
+    assert _run(fn, "cuda").violation is None
+
+
+@pytest.mark.gpu
+@needs_cuda
+def test_gpu_launch_and_autotuning_are_not_flagged():
+    reset_autotune_record()
+    configs = [triton.Config({"BLOCK": 128}, num_warps=2), triton.Config({"BLOCK": 256}, num_warps=4)]
+    plain = triton.jit(add)
+    tuned = triton.autotune(configs=configs, key=["n"], restore_value=["out_ptr"])(triton.jit(add))
+    x, y = torch.randn(1000, device="cuda"), torch.randn(1000, device="cuda")
+    guard = DispatchGuard("cuda")
+    with guard:
+        out = torch.empty_like(x)
+        plain[(triton.cdiv(1000, 256),)](x, y, out, 1000, BLOCK=256)
+        tuned_out = torch.empty_like(x)
+        tuned[lambda meta: (triton.cdiv(1000, meta["BLOCK"]),)](x, y, tuned_out, 1000)
+    assert guard.violation is None
+    torch.testing.assert_close(out, x + y)
+    torch.testing.assert_close(tuned_out, x + y)
+    assert not autotune_configs_pruned()
