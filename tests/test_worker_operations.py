@@ -94,6 +94,7 @@ CPU_ESCAPES = {
     "data_ptr": lambda x: x.data_ptr(),
     "untyped_storage": lambda x: x.untyped_storage(),
     "cpu": lambda x: x.cpu(),
+    "dlpack": lambda x: x.__dlpack__(),
 }
 
 
@@ -217,7 +218,8 @@ def test_interpreted_triton_launch_is_not_flagged():
 def test_interpreted_autotune_runs_its_first_config_only():
     install_interpreter_hooks()
     reset_autotune_record()
-    configs = [triton.Config({"BLOCK": 16}, num_warps=1), triton.Config({"BLOCK": 64}, num_warps=4)]
+    configs = [triton.Config({"BLOCK": 16}, num_warps=1),
+               triton.Config({"BLOCK": 64}, num_warps=4)]
     kernel = triton.autotune(configs=configs, key=["n"])(interpreted(block_of))
     out = torch.zeros(8, dtype=torch.int32)
     guard = DispatchGuard("cpu")
@@ -234,6 +236,7 @@ GPU_REJECTED = {
     "to cpu": (lambda x: x.to("cpu"), OFF_DEVICE),
     "copy_ into a host tensor": (lambda x: torch.empty(x.shape).copy_(x), OFF_DEVICE),
     "print": (lambda x: repr(x), OFF_DEVICE),
+    "cuda array interface": (lambda x: x.__cuda_array_interface__, OFF_DEVICE),
     "item": (lambda x: x[0, 0].item(), SCALAR),
     "host tensor plus device tensor": (lambda x: torch.ones(6) + x, ARITHMETIC),
 }
@@ -243,6 +246,7 @@ GPU_ALLOWED = {
     "host statistics": lambda x: torch.quantile(torch.tensor([3.0, 1.0, 2.0]), 0.5).item(),
     "host arithmetic": lambda x: (torch.arange(4) * 2).sum().tolist(),
     "upload of a constant": lambda x: torch.tensor([1.0, 2.0]).to(x.device),
+    "pointer for a kernel launch": lambda x: x.data_ptr(),
 }
 
 
@@ -266,7 +270,8 @@ def test_gpu_allows_work_that_stays_on_the_host(fn):
 @needs_cuda
 def test_gpu_launch_and_autotuning_are_not_flagged():
     reset_autotune_record()
-    configs = [triton.Config({"BLOCK": 128}, num_warps=2), triton.Config({"BLOCK": 256}, num_warps=4)]
+    configs = [triton.Config({"BLOCK": 128}, num_warps=2),
+               triton.Config({"BLOCK": 256}, num_warps=4)]
     plain = triton.jit(add)
     tuned = triton.autotune(configs=configs, key=["n"], restore_value=["out_ptr"])(triton.jit(add))
     x, y = torch.randn(1000, device="cuda"), torch.randn(1000, device="cuda")

@@ -45,8 +45,9 @@ HINTS = {
     ARITHMETIC: f"{_ALLOWED_HERE}; compute in your Triton kernel.",
     SCALAR: f"Reading tensor values on the host (.item(), float(t), bool(t)) is refused. "
             f"{_ALLOWED_HERE}; compute in your Triton kernel.",
-    OFF_DEVICE: f"Data must stay on the evaluation device (no .cpu(), .numpy(), .tolist(), raw "
-                f"pointers or storages). {_ALLOWED_HERE}; compute in your Triton kernel.",
+    OFF_DEVICE: f"Data must stay on the evaluation device (no .cpu(), .numpy(), .tolist(), "
+                f"printing, storages or raw pointers). {_ALLOWED_HERE}; compute in your Triton "
+                f"kernel.",
     DTYPE: "dtype conversion is computation; do it in your kernel.",
 }
 
@@ -56,7 +57,7 @@ ALLOWED_OP_NAMES = (
     # allocations, and the scalar tensors torch creates for literals
     "empty", "empty_like", "empty_strided", "empty_permuted", "zeros", "zeros_like", "ones",
     "ones_like", "full", "full_like", "new_empty", "new_empty_strided", "new_zeros", "new_ones",
-    "new_full", "fill_", "zero_", "scalar_tensor", "lift_fresh", "lift_fresh_copy",
+    "new_full", "fill_", "zero_", "resize_", "scalar_tensor", "lift_fresh", "lift_fresh_copy",
     # views and layout
     "view", "_unsafe_view", "reshape", "_reshape_alias", "permute", "transpose", "transpose_",
     "t", "t_", "expand", "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "as_strided", "slice",
@@ -80,16 +81,25 @@ _ALLOWED = _packets(ALLOWED_OP_NAMES)
 _REJECTED = {getattr(torch.ops.aten, n): r for n, r in _REJECTED_NAMES.items()
              if hasattr(torch.ops.aten, n)}
 
-# Exits that never reach the dispatcher. Printing a tensor disables the dispatch modes
-# (torch._tensor_str), so its text is an exit on every device; on the CPU evaluator numpy, ctypes
-# and Python lists read the evaluation device's memory directly.
-_TEXT_AND_BYTES = frozenset({torch.Tensor.__repr__, torch.Tensor.__format__,
-                             torch.Tensor.__dlpack__})
+# Exits that never reach the dispatcher, by evaluation device. Printing a tensor disables the
+# dispatch modes (torch._tensor_str), so its text is an exit on any device, as are the protocols
+# that hand device memory to other array libraries. On the CPU evaluator numpy, Python lists and
+# raw pointers read the evaluation device's memory directly. Without an entry, no function mode.
+_HANDOVERS = frozenset({
+    torch.Tensor.__repr__, torch.Tensor.__format__, torch.Tensor.__dlpack__,
+    torch.Tensor.__cuda_array_interface__.__get__,
+})
 _ESCAPES = {
-    "cpu": _TEXT_AND_BYTES | {
+    "cuda": _HANDOVERS,
+    "cpu": _HANDOVERS | {
         torch.Tensor.numpy, torch.Tensor.__array__, torch.Tensor.tolist, torch.Tensor.data_ptr,
         torch.Tensor.untyped_storage, torch.Tensor.storage, torch.Tensor.cpu},
 }
+
+
+def _escape_name(func) -> str:
+    owner = getattr(func, "__self__", None)  # a property's __get__
+    return "Tensor." + getattr(owner, "fget", func).__name__
 
 
 class ForbiddenOperation(RuntimeError):
@@ -205,14 +215,13 @@ class _EscapeCheck(TorchFunctionMode):
     """Sees torch functions and Tensor methods and properties before dispatch; refuses only the
     exits to the host."""
 
-    def __init__(self, guard: "DispatchGuard"):
+    def __init__(self, guard: "DispatchGuard", escapes: frozenset):
         super().__init__()
-        self.guard = guard
-        self.escapes = _ESCAPES.get(guard.device_type, _TEXT_AND_BYTES)
+        self.guard, self.escapes = guard, escapes
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if func in self.escapes and not _pause_state.depth:
-            self.guard._refuse(f"Tensor.{func.__name__}", OFF_DEVICE)
+            self.guard._refuse(_escape_name(func), OFF_DEVICE)
         return func(*args, **(kwargs or {}))
 
 
@@ -228,7 +237,9 @@ class DispatchGuard:
         self._entered: list[list] = []
 
     def __enter__(self) -> "DispatchGuard":
-        modes = [_EscapeCheck(self), _DispatchCheck(self)]
+        escapes = _ESCAPES.get(self.device_type)
+        modes = [_EscapeCheck(self, escapes)] if escapes else []
+        modes.append(_DispatchCheck(self))
         for mode in modes:
             mode.__enter__()
         self._entered.append(modes)

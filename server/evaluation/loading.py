@@ -2,7 +2,8 @@
 
 Sources are written to files in the evaluation's scratch directory because Triton reads a kernel's
 source through `inspect`. Both models are built right after seeding the RNG with the same seed, so
-parameters created in the same order get the same values (as in KernelBench).
+parameters created in the same order get the same values (as in KernelBench). Like KernelBench,
+models stay in training mode (BatchNorm normalises with batch statistics).
 """
 
 from __future__ import annotations
@@ -65,10 +66,10 @@ def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: s
     """Model and ModelNew from the same init inputs and the same seed, on the device."""
     init_inputs = list(reference.get_init_inputs())
     torch.manual_seed(WEIGHT_SEED)
-    ref_model = reference.Model(*init_inputs).to(device).eval()
+    ref_model = reference.Model(*init_inputs).to(device)
     torch.manual_seed(WEIGHT_SEED)
     try:
-        new_model = candidate.ModelNew(*init_inputs).to(device).eval()
+        new_model = candidate.ModelNew(*init_inputs).to(device)
     except BaseException as exc:
         raise StageFailure(COMPILE, "compile_error", "building ModelNew(*get_init_inputs()) "
                            "failed: " + describe_exception(exc, candidate_file)) from None

@@ -45,7 +45,7 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
     device = torch.device(req.device)
     reference = load_reference(req.reference_source, workdir)
     torch.manual_seed(42)
-    model = reference.Model(*reference.get_init_inputs()).to(device).eval()
+    model = reference.Model(*reference.get_init_inputs()).to(device)
     inputs = generate(reference.get_inputs, device, req.input_seed + TIMING_SEED_OFFSET)
     with torch.no_grad():
         out = model(*inputs)
@@ -134,7 +134,9 @@ def _run_candidate(model, inputs: list, guard: DispatchGuard, device: torch.devi
     except BaseException as exc:
         if guard.violation is None:
             kind = type(exc).__name__
-            if "Compil" in kind or "UnsupportedLanguageConstruct" in kind:
+            # The interpreter reports what the GPU compiler would reject (non-power-of-2 arange,
+            # bad types) as InterpreterError: the same verdict on both evaluators.
+            if "Compil" in kind or kind in ("UnsupportedLanguageConstruct", "InterpreterError"):
                 raise StageFailure(COMPILE, "compile_error", "your Triton kernel failed to compile: "
                                    + describe_exception(exc, file)) from None
             raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: forward raised "

@@ -1,0 +1,28 @@
+# task: level1/19_ReLU
+# expect: out_of_memory
+# why: computes a correct ReLU, then fills 1 GiB blocks on the input's device until memory runs out: the worker's memory limit (host) or the allocator (GPU) must stop it
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n_elements
+    tl.store(out_ptr + offs, tl.maximum(tl.load(x_ptr + offs, mask=mask), 0.0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x.contiguous()
+        out = torch.empty_like(x)
+        relu_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+        hoard = []
+        for _ in range(1024):  # up to 1 TiB, beyond any host or GPU here
+            hoard.append(torch.empty(1 << 30, dtype=torch.uint8, device=x.device).fill_(1))
+        return out

@@ -1,0 +1,26 @@
+# task: level1/19_ReLU
+# expect: non_finite
+# why: a correct ReLU except that element 0 is NaN; allclose-style checks that skip NaN would miss it
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n_elements
+    y = tl.maximum(tl.load(x_ptr + offs, mask=mask), 0.0)
+    tl.store(out_ptr + offs, tl.where(offs == 0, float("nan"), y), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x.contiguous()
+        out = torch.empty_like(x)
+        relu_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+        return out

@@ -1,0 +1,30 @@
+# task: level1/19_ReLU
+# expect: ok
+# why: a correct ReLU that prints about 8 MB to stdout and 1 MB to stderr on every call; the evaluator must not choke on it
+import sys
+
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n_elements
+    tl.store(out_ptr + offs, tl.maximum(tl.load(x_ptr + offs, mask=mask), 0.0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x.contiguous()
+        out = torch.empty_like(x)
+        relu_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+        for _ in range(8):
+            print("x" * (1 << 20))
+        print("e" * (1 << 20), file=sys.stderr)
+        return out

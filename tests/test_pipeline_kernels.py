@@ -1,0 +1,70 @@
+"""Every kernel in tests/kernels through the real pipeline (worker process, Triton interpreter).
+
+Each file names its task and the verdict it must get in its header:
+    # task: level1/19_ReLU
+    # expect: ok | <error class>
+Legitimate kernels must be scored correct with a reward > 0; each adversarial kernel must get
+reward 0 with the error class that names its exploit.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from server.evaluators import CpuEvaluator
+from tests.conftest import BUNDLED, KERNELS
+
+
+def header(path) -> dict:
+    fields = dict(re.findall(r"^# (task|expect|language): (\S+)", path.read_text(), re.M))
+    assert "task" in fields and "expect" in fields, f"{path.name} lacks its # task/# expect header"
+    return fields
+
+
+def cases(kind: str):
+    return [pytest.param(p, id=p.stem) for p in sorted((KERNELS / kind).glob("*.py"))]
+
+
+@pytest.fixture(scope="module")
+def evaluator():
+    ev = CpuEvaluator(stage_timeouts={"static_check": 10, "compile": 60, "correctness": 60,
+                                      "timing": 60}, memory_limit_gb=4.0)
+    ev.pool.start(background=False)
+    yield ev
+    ev.close()
+
+
+def evaluate(evaluator, path):
+    fields = header(path)
+    task = fields["task"]
+    reference = (BUNDLED / f"{task}.py").read_text()
+    return fields, evaluator.evaluate(path.read_text(), reference, task_id=task,
+                                      language=fields.get("language", "triton"))
+
+
+@pytest.mark.parametrize("path", cases("legit"))
+def test_legitimate_kernel_is_scored(evaluator, path):
+    fields, result = evaluate(evaluator, path)
+    assert fields["expect"] == "ok"
+    assert result.stage == "scored", f"{result.error_class}: {result.feedback}"
+    assert result.correct and result.reward > 0
+    assert result.trials_passed == result.trials_total >= 5
+
+
+@pytest.mark.parametrize("path", cases("adversarial"))
+def test_adversarial_kernel_is_rejected_for_its_reason(evaluator, path):
+    fields, result = evaluate(evaluator, path)
+    if fields["expect"] == "ok":  # e.g. flooding stdout: harmless, must not break anything
+        assert result.stage == "scored", result.feedback
+        return
+    assert result.error_class == fields["expect"], f"{result.stage}: {result.feedback}"
+    assert result.reward == 0.0 and not result.correct
+    assert result.feedback
+
+
+def test_the_worker_survives_the_whole_adversarial_folder(evaluator):
+    """After every exploit, a legitimate kernel still evaluates normally on the same pool."""
+    _, result = evaluate(evaluator, KERNELS / "legit" / "relu.py")
+    assert result.stage == "scored" and result.reward > 0

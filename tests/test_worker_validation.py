@@ -1,0 +1,140 @@
+"""The comparison and normalisation logic of the correctness stage (CPU-only PyTorch)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from server.evaluation.correctness import check_deterministic, check_inputs_unchanged, check_output, tolerances
+from server.evaluation.inputs import correctness_trials, describe_extra_inputs, trial_count
+from server.evaluation.stages import StageFailure
+
+SOFTMAX, FROBENIUS, RELU = "level1/23_Softmax", "level1/37_FrobeniusNorm_", "level1/19_ReLU"
+
+
+def verdict(out, ref, task_id=None, atol=1e-2, rtol=1e-2):
+    try:
+        check_output(out, ref, atol=atol, rtol=rtol, task_id=task_id)
+    except StageFailure as failure:
+        return failure.error_class, failure.feedback
+    return "ok", ""
+
+
+def test_matching_outputs_pass_and_report_the_error():
+    ref = torch.rand(8, 16)
+    assert check_output(ref + 1e-4, ref, atol=1e-2, rtol=1e-2) == pytest.approx(1e-4, rel=1e-2)
+
+
+def test_first_mismatch_names_index_expected_and_actual():
+    ref = torch.zeros(4, 5)
+    out = ref.clone()
+    out[2, 3] = 0.5
+    cls, feedback = verdict(out, ref)
+    assert cls == "output_mismatch"
+    assert "(2, 3)" in feedback and "got 0.5" in feedback and "expected 0" in feedback
+
+
+@pytest.mark.parametrize("out, cls", [
+    (torch.zeros(4, 6), "shape_mismatch"),
+    (torch.zeros(4, 5, dtype=torch.float64), "dtype_mismatch"),
+    (torch.full((4, 5), float("nan")), "non_finite"),
+    (torch.full((4, 5), float("inf")), "non_finite"),
+    ((torch.zeros(4, 5), torch.zeros(4, 5)), "shape_mismatch"),
+    ([1.0, 2.0], "not_a_tensor"),
+])
+def test_structural_failures_are_classified(out, cls):
+    assert verdict(out, torch.zeros(4, 5))[0] == cls
+
+
+def test_tensor_subclasses_are_not_accepted():
+    class Pretender(torch.Tensor):
+        pass
+    ref = torch.zeros(3)
+    assert verdict(ref.clone().as_subclass(Pretender), ref)[0] == "not_a_tensor"
+
+
+def test_default_tolerance_is_atol_plus_rtol_times_reference():
+    ref = torch.full((10,), 100.0)
+    assert verdict(ref + 1.0, ref)[0] == "ok"  # 1.0 <= 0.01 + 0.01 * 100
+    assert verdict(ref + 1.05, ref)[0] == "output_mismatch"
+
+
+def test_softmax_and_frobenius_tighten_atol_to_the_output_scale():
+    ref = torch.full((4, 1000), 1e-3)
+    atol, rtol = tolerances(SOFTMAX, ref, 1e-2, 1e-2)
+    assert atol == pytest.approx(1e-8) and rtol == 1e-2
+    assert tolerances(RELU, ref, 1e-2, 1e-2) == (1e-2, 1e-2)
+
+
+def test_zeros_pass_softmax_under_the_old_tolerance_but_not_now():
+    ref = torch.softmax(torch.rand(4, 4096), dim=1)  # entries ~2.4e-4, far below atol=1e-2
+    zeros = torch.zeros_like(ref)
+    assert verdict(zeros, ref, SOFTMAX)[0] == "output_mismatch"
+    assert verdict(zeros, ref, task_id="level1/99_Other")[0] == "ok"  # what the old rule allowed
+
+
+def test_softmax_rows_must_sum_to_one_and_be_nonnegative():
+    ref = torch.softmax(torch.rand(4, 64), dim=1)
+    shifted = ref * 1.005  # inside rtol, but rows sum to 1.005
+    assert verdict(shifted, ref, SOFTMAX, rtol=1e-2)[0] == "normalization"
+    negative = ref.clone()
+    negative[0, 0] = -ref[0, 0] * 1e-3
+    assert verdict(negative, ref, SOFTMAX, atol=1.0, rtol=2.0)[0] == "normalization"
+    assert verdict(ref.clone(), ref, SOFTMAX)[0] == "ok"
+
+
+def test_frobenius_output_must_have_unit_norm():
+    x = torch.rand(8, 32)
+    ref = x / torch.linalg.vector_norm(x)
+    assert verdict(ref.clone(), ref, FROBENIUS)[0] == "ok"
+    assert verdict(ref * 1.005, ref, FROBENIUS)[0] == "normalization"
+    assert verdict(torch.zeros_like(ref), ref, FROBENIUS)[0] == "output_mismatch"
+
+
+def test_written_inputs_are_detected():
+    x = torch.rand(5)
+    saved = [x.clone()]
+    x[0] = -1.0
+    with pytest.raises(StageFailure) as err:
+        check_inputs_unchanged([x], saved, "trial")
+    assert err.value.error_class == "input_mutated"
+
+
+def test_two_runs_must_agree():
+    a = torch.rand(100)
+    check_deterministic(a, a + 1e-5, atol=1e-2, rtol=1e-2, label="t")
+    with pytest.raises(StageFailure) as err:
+        check_deterministic(a, torch.rand(100) + 5, atol=1e-2, rtol=1e-2, label="t")
+    assert err.value.error_class == "nondeterministic"
+
+
+def make_inputs():
+    return [torch.rand(4, 8)]
+
+
+@pytest.mark.parametrize("task_id, labels", [
+    (RELU, ["signed inputs in [-32, 32]", "all-zero inputs"]),
+    (SOFTMAX, ["constant inputs", "row-dependent peaked inputs"]),
+    (FROBENIUS, ["constant inputs", "signed, scaled inputs", "sparse signed inputs"]),
+    ("level1/1_Square_matrix_multiplication_", []),
+])
+def test_special_tasks_get_their_extra_trials(task_id, labels):
+    trials = list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, task_id))
+    assert [t.label for t in trials[5:]] == labels
+    assert len(trials) == trial_count(5, task_id)
+    for label in labels:
+        assert label in describe_extra_inputs(task_id)
+    by_label = {t.label: t.inputs[0] for t in trials}
+    if task_id == RELU:
+        signed = by_label["signed inputs in [-32, 32]"]
+        assert signed.min() < 0 < signed.max() and signed.abs().max() <= 32
+        assert not by_label["all-zero inputs"].any()
+        assert all(t.inputs[0].shape == (4, 8) for t in trials)
+    if task_id == SOFTMAX:
+        peaked = by_label["row-dependent peaked inputs"]
+        assert len(set(peaked.argmax(dim=1).tolist())) > 1  # peaks move between rows
+
+
+def test_random_trials_differ_from_each_other():
+    trials = list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, None))
+    assert not torch.equal(trials[0].inputs[0], trials[1].inputs[0])
