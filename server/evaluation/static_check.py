@@ -104,7 +104,7 @@ FORBIDDEN_ATTRIBUTES = {
     name: _INTROSPECTION
     for name in (
         "__subclasses__", "__globals__", "__builtins__", "__code__", "__closure__", "__dict__",
-        "__import__", "__loader__", "__spec__", "f_back", "f_globals", "f_locals", "f_builtins",
+        "__import__", "__loader__", "__spec__", "__setattr__", "__delattr__", "f_back", "f_globals", "f_locals", "f_builtins",
         "tb_frame", "gi_frame", "cr_frame", "ag_frame", "__torch_function__", "__torch_dispatch__",
     )
 }

@@ -15,6 +15,7 @@ only, and cached here per (task, reference source, device).
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import hashlib
 import json
 import os
@@ -60,6 +61,7 @@ def _child_main(job, write_fd: int, workdir: str) -> None:
     os.environ["TORCH_EXTENSIONS_DIR"] = os.path.join(workdir, "torch_extensions")
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)
+    faulthandler.enable(file=sys.stderr)  # a segfault's Python stack lands in the log tail
 
     def send(message: dict) -> None:
         data = (json.dumps(message) + "\n").encode()

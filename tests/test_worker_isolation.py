@@ -1,0 +1,125 @@
+"""Isolation: nothing one evaluation does reaches the next, the host, or the server."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+import torch
+
+from server.evaluation import integrity
+from server.evaluation.worker import describe_death, run_in_child
+from server.evaluators import CpuEvaluator
+from tests.conftest import BUNDLED, kernel_source
+
+LIMITS = {"static_check": 5, "compile": 5, "correctness": 5, "timing": 5}
+RELU = (BUNDLED / "level1" / "19_ReLU.py").read_text()
+
+
+def _patch_torch_and_leave_a_thread(progress):
+    torch.relu = lambda x: x  # what a submission might do at import
+    threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+    with open("left_behind.txt", "w") as f:
+        f.write("x")
+    return {"cwd": os.getcwd(), "threads": threading.active_count()}
+
+
+def _observe(progress):
+    return {"relu_is_torch": torch.relu is torch._C._VariableFunctions.relu,
+            "threads": threading.active_count()}
+
+
+def test_a_forked_evaluation_leaves_nothing_behind():
+    dirty = run_in_child(_patch_torch_and_leave_a_thread, "compile", LIMITS, 4.0).payload
+    assert dirty["threads"] >= 2
+    assert not os.path.exists(dirty["cwd"])  # its scratch directory is gone
+    clean = run_in_child(_observe, "compile", LIMITS, 4.0).payload
+    assert clean["relu_is_torch"] and clean["threads"] == 1
+
+
+def test_a_hang_is_killed_at_the_stage_limit():
+    def hang(progress):
+        progress("timing")
+        while True:
+            pass
+    t0 = time.time()
+    outcome = run_in_child(hang, "compile", {"compile": 5, "timing": 1}, 4.0)
+    assert time.time() - t0 < 4
+    cls, feedback = describe_death(outcome, {"timing": 1})
+    assert cls == "timeout" and "'timing'" in feedback and "1 s limit" in feedback
+
+
+def test_a_segfault_is_a_crash_with_the_signal_named():
+    def segfault(progress):
+        progress("correctness")
+        import ctypes
+        ctypes.string_at(0)
+    cls, feedback = describe_death(run_in_child(segfault, "compile", LIMITS, 4.0), LIMITS)
+    assert cls == "crash" and "SIGSEGV" in feedback and "'correctness'" in feedback
+
+
+def test_memory_beyond_the_limit_is_stopped():
+    def hog(progress):
+        blocks = []
+        while True:
+            blocks.append(bytearray(64 << 20))
+    cls, feedback = describe_death(run_in_child(hog, "compile", LIMITS, 0.5), LIMITS)
+    assert cls == "out_of_memory"
+
+
+def test_a_flood_of_output_does_not_reach_the_host():
+    def flood(progress):
+        for _ in range(20000):
+            print("x" * 500)
+        return {"ok": True}
+    outcome = run_in_child(flood, "compile", LIMITS, 4.0)
+    assert outcome.payload == {"ok": True} and outcome.log_tail.strip().endswith("x")
+
+
+def test_integrity_snapshot_sees_a_patched_torch_function():
+    snap = integrity.snapshot()
+    original = torch.softmax
+    try:
+        torch.softmax = lambda *a, **k: None
+        assert "torch.softmax" in integrity.changed(snap)
+    finally:
+        torch.softmax = original
+    assert integrity.changed(snap) == []
+
+
+@pytest.fixture(scope="module")
+def evaluator():
+    os.environ["MODAL_PROXY_SECRET"] = "do-not-leak"
+    ev = CpuEvaluator()
+    ev.pool.start(background=False)
+    yield ev
+    ev.close()
+    os.environ.pop("MODAL_PROXY_SECRET", None)
+
+
+def test_workers_get_a_scrubbed_environment(evaluator):
+    spy = kernel_source("legit", "relu").replace(
+        "        x = x.contiguous()",
+        "        import os\n        raise RuntimeError('secret=' + str(os.environ.get('MODAL_PROXY_SECRET')))")
+    result = evaluator.evaluate(spy, RELU, task_id="level1/19_ReLU")
+    assert result.error_class == "runtime_error" and "secret=None" in result.feedback
+
+
+def test_sessions_are_served_first_come_first_served(evaluator):
+    good = kernel_source("legit", "relu")
+    finished = []
+
+    def submit(n):
+        evaluator.evaluate(good, RELU, task_id="level1/19_ReLU")
+        finished.append(n)
+
+    threads = []
+    for n in range(4):
+        threads.append(threading.Thread(target=submit, args=(n,)))
+        threads[-1].start()
+        time.sleep(0.15)  # arrival order 0, 1, 2, 3
+    for t in threads:
+        t.join()
+    assert finished == [0, 1, 2, 3]
