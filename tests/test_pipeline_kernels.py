@@ -68,3 +68,9 @@ def test_the_worker_survives_the_whole_adversarial_folder(evaluator):
     """After every exploit, a legitimate kernel still evaluates normally on the same pool."""
     _, result = evaluate(evaluator, KERNELS / "legit" / "relu.py")
     assert result.stage == "scored" and result.reward > 0
+
+
+@pytest.mark.parametrize("path", cases("cuda"))
+def test_cuda_submissions_on_the_cpu_evaluator_say_they_need_a_gpu(evaluator, path):
+    _, result = evaluate(evaluator, path)
+    assert result.error_class == "needs_gpu" and "gpu evaluator" in result.feedback

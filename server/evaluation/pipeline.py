@@ -28,6 +28,9 @@ from .timing import time_forward
 
 TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
 Progress = Callable[[str], None]
+# A kernel fault on the GPU surfaces as one of these errors; like a segfault on CPU, it is a crash.
+DEVICE_FAULTS = ("illegal memory access", "device-side assert", "unspecified launch failure",
+                 "misaligned address", "illegal instruction")
 
 
 def device_name(device: torch.device) -> str:
@@ -118,8 +121,17 @@ def _check_integrity(snap: dict, stage: str) -> None:
                            f"relies on: {', '.join(changed[:5])}; do not monkeypatch torch")
 
 
-def _run_candidate(model, inputs: list, guard: DispatchGuard, device: torch.device, label: str):
+def _run_candidate(model, inputs: list, guard: DispatchGuard, device: torch.device, label: str,
+                   result: EvalResult):
     """One guarded forward; every way it can fail becomes a classified StageFailure."""
+    t0 = time.perf_counter()
+    try:
+        return _guarded_forward(model, inputs, guard, device, label)
+    finally:
+        result.candidate_seconds += time.perf_counter() - t0
+
+
+def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.device, label: str):
     file = guard.candidate_file
     try:
         with guard:
@@ -139,6 +151,10 @@ def _run_candidate(model, inputs: list, guard: DispatchGuard, device: torch.devi
             if "Compil" in kind or kind in ("UnsupportedLanguageConstruct", "InterpreterError"):
                 raise StageFailure(COMPILE, "compile_error", "your Triton kernel failed to compile: "
                                    + describe_exception(exc, file)) from None
+            if any(m in str(exc) for m in DEVICE_FAULTS):
+                raise StageFailure(CORRECTNESS, "crash", f"{label}: your kernel faulted on the "
+                                   "device; the CUDA context is lost (check offsets and masks): "
+                                   + describe_exception(exc, file)) from None
             raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: forward raised "
                                + describe_exception(exc, file)) from None
     if guard.violation is not None:
@@ -156,11 +172,11 @@ def _correctness(req, reference, ref_model, new_model, guard, device, snap, resu
     for k, trial in enumerate(correctness_trials(reference.get_inputs, device, req.input_seed,
                                                  req.trials, req.task_id)):
         saved = clone_inputs(trial.inputs)
-        out = _run_candidate(new_model, trial.inputs, guard, device, trial.label)
+        out = _run_candidate(new_model, trial.inputs, guard, device, trial.label, result)
         check_inputs_unchanged(trial.inputs, saved, trial.label)
         _check_integrity(snap, CORRECTNESS)
         if k == 0:
-            again = _run_candidate(new_model, clone_inputs(saved), guard, device, trial.label)
+            again = _run_candidate(new_model, clone_inputs(saved), guard, device, trial.label, result)
             check_deterministic(out, again, atol=req.atol, rtol=req.rtol, label=trial.label)
             del again
         ref = reference_output(ref_model, saved, model64)
@@ -207,6 +223,10 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
     if timing.meaningful and timing.median_ms * timing.trials > timing.wall_s * 1e3 * 1.05:
         raise StageFailure(TIMING, "tampering", "device timings exceed the host clock's; "
                            "the timer was interfered with")
+    result.candidate_seconds += timing.candidate_s
+    if req.measure_guard_overhead and timing.meaningful:
+        bare = time_forward(call, device)
+        result.guard_overhead = (timing.median_ms - bare.median_ms) / bare.median_ms
     result.runtime_ms = timing.median_ms
     result.runtime_spread = timing.spread
     result.timing_meaningful = timing.meaningful

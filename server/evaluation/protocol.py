@@ -31,6 +31,7 @@ class EvalRequest:
     input_seed: int = 0  # drawn per evaluation by the server, so inputs cannot be predicted
     stage_timeouts: dict = field(default_factory=lambda: dict(DEFAULT_STAGE_TIMEOUTS))
     memory_limit_gb: float = 16.0
+    measure_guard_overhead: bool = False  # benchmarks only: also time forward without the guard
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -58,6 +59,8 @@ class EvalResult:
     device: str = ""
     roofline: dict | None = None
     stage_seconds: dict = field(default_factory=dict)
+    candidate_seconds: float = 0.0  # host time inside the candidate's forward calls
+    guard_overhead: float | None = None  # (guarded - unguarded) / unguarded median, if measured
     notes: list = field(default_factory=list)
 
     def to_dict(self) -> dict:

@@ -35,6 +35,7 @@ class Timing:
     trials: int
     wall_s: float  # host-clock duration of the timed loop, for cross-checking the events
     meaningful: bool
+    candidate_s: float = 0.0  # host time spent in forward calls (warm-up included)
 
 
 def time_forward(call: Callable[[], object], device: torch.device,
@@ -42,31 +43,34 @@ def time_forward(call: Callable[[], object], device: torch.device,
     """Time `call()`; `around` (the dispatch guard) wraps each call without entering the timed
     arithmetic."""
     if device.type != "cuda":
-        return _time_cpu(call)
+        return _time_cpu(call, around)
     return _time_cuda(call, device, around)
 
 
-def _summary(times_ms: list[float], wall_s: float, meaningful: bool) -> Timing:
+def _summary(times_ms: list[float], wall_s: float, meaningful: bool, candidate_s: float) -> Timing:
     times_ms = sorted(times_ms)
     median = statistics.median(times_ms)
     q = statistics.quantiles(times_ms, n=4) if len(times_ms) >= 4 else [median, median, median]
     spread = (q[2] - q[0]) / median if median > 0 else 0.0
-    return Timing(median, spread, len(times_ms), wall_s, meaningful)
+    return Timing(median, spread, len(times_ms), wall_s, meaningful, candidate_s)
 
 
-def _time_cpu(call: Callable[[], object]) -> Timing:
-    call()
-    times = []
+def _time_cpu(call: Callable[[], object], around) -> Timing:
     start_all = _perf_counter()
+    _guarded(call, around)
+    times = []
+    wall0 = _perf_counter()
     for _ in range(CPU_TRIALS):
         t0 = _perf_counter()
-        call()
+        _guarded(call, around)
         times.append((_perf_counter() - t0) * 1e3)
-    return _summary(times, _perf_counter() - start_all, meaningful=False)
+    end = _perf_counter()
+    return _summary(times, end - wall0, meaningful=False, candidate_s=end - start_all)
 
 
 def _time_cuda(call, device: torch.device, around) -> Timing:
     flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.float32, device=device)
+    warm0 = _perf_counter()
     for _ in range(WARMUP_CALLS):
         _guarded(call, around)
     _synchronize(device)
@@ -86,8 +90,9 @@ def _time_cuda(call, device: torch.device, around) -> Timing:
             _synchronize(device)
             ends[i].record()
     _synchronize(device)
-    wall = _perf_counter() - wall0
-    return _summary([s.elapsed_time(e) for s, e in zip(starts, ends)], wall, meaningful=True)
+    end = _perf_counter()
+    return _summary([s.elapsed_time(e) for s, e in zip(starts, ends)], end - wall0, meaningful=True,
+                    candidate_s=end - warm0)
 
 
 @contextlib.contextmanager

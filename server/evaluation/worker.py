@@ -19,6 +19,7 @@ import faulthandler
 import hashlib
 import json
 import os
+import re
 import resource
 import select
 import shutil
@@ -33,7 +34,7 @@ from .stages import COMPILE, CORRECTNESS, STATIC_CHECK
 
 CHILD_LOG_BYTES = 256 * 1024 * 1024  # RLIMIT_FSIZE: a flood of prints fails writes, not the host
 POLL_S = 0.05
-LOG_TAIL_CHARS = 1200
+LOG_TAIL_CHARS = 64 * 1024
 
 
 class ChildOutcome:
@@ -182,8 +183,7 @@ def _log_tail(workdir: str) -> str:
 def describe_death(outcome: ChildOutcome, limits: dict) -> tuple[str, str]:
     """(error_class, feedback) for a child that produced no result."""
     stage = outcome.stage
-    tail = outcome.log_tail.strip()
-    tail = f"\nlast output:\n{tail[-600:]}" if tail else ""
+    tail = _summarise_log(outcome.log_tail)
     if outcome.reason == "timeout":
         return "timeout", f"stage '{stage}' ran past its {limits.get(stage)} s limit and was killed{tail}"
     if outcome.reason == "out_of_memory":
@@ -200,6 +200,20 @@ def describe_death(outcome: ChildOutcome, limits: dict) -> tuple[str, str]:
     code = os.WEXITSTATUS(status)
     return "crash", (f"the process exited (code {code}) during '{stage}' before reporting a result; "
                      f"do not call os._exit/sys.exit or kill the process{tail}")
+
+
+def _summarise_log(log: str) -> str:
+    """A fatal error's own frames in the submission, else the last lines the process printed."""
+    log = log.strip()
+    if not log:
+        return ""
+    fatal = log.rfind("Fatal Python error")
+    if fatal >= 0:
+        lines = log[fatal:].splitlines()
+        own = [re.sub(r'"[^"]*/submission.py"', "submission.py", line.strip())
+               for line in lines if "submission.py" in line][:5]
+        return "\n" + "\n".join([lines[0]] + own)
+    return f"\nlast output:\n{log[-600:]}"
 
 
 class Host:

@@ -1,0 +1,97 @@
+"""Step latency, stage times and speedup stability of the gpu evaluator (run on a GPU host).
+
+    python bench/gpu_bench.py [--kernelbench-dir KernelBench/KernelBench] [--repeats 5]
+
+For Triton ReLU, Softmax, matmul and Frobenius kernels, on the bundled tasks and (when a
+KernelBench checkout is given) on KernelBench's own level-1 shapes, it evaluates the same kernel
+once cold and `repeats` times warm, and prints per case: the stage times and step latency of a
+warm step, the harness overhead (step latency minus the time spent inside the candidate's own
+forward calls), the speedup's mean and spread across the warm evaluations, and the dispatch
+guard's share of the reported runtime.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from server.evaluators import GpuEvaluator  # noqa: E402
+
+LEGIT = ROOT / "tests" / "kernels" / "legit"
+BUNDLED = ROOT / "server" / "tasks" / "bundled"
+CASES = [  # (label, task id, kernel)
+    ("ReLU", "level1/19_ReLU", "relu.py"),
+    ("Softmax", "level1/23_Softmax", "softmax_online.py"),
+    ("matmul", "level1/1_Square_matrix_multiplication_", "square_matmul.py"),
+    ("Frobenius", "level1/37_FrobeniusNorm_", "frobenius_norm.py"),
+]
+
+
+def run_case(ev, root: Path, task: str, kernel: str, repeats: int) -> dict:
+    code, ref = (LEGIT / kernel).read_text(), (root / f"{task}.py").read_text()
+    rows = []
+    for i in range(repeats + 1):
+        req = ev.request(code, ref, task, "triton")
+        req.measure_guard_overhead = i > 0
+        t0 = time.perf_counter()
+        result = ev.pool.evaluate(req)
+        latency = time.perf_counter() - t0
+        if result.stage != "scored":
+            return {"error": f"{result.error_class}: {result.feedback[:300]}"}
+        rows.append((latency, result))
+    cold, warm = rows[0], rows[1:]
+    speedups = [r.speedup for _, r in warm]
+    mean = statistics.mean(speedups)
+    return {
+        "cold_s": cold[0],
+        "warm_s": statistics.median(lat for lat, _ in warm),
+        "overhead_s": statistics.median(lat - r.candidate_seconds for lat, r in warm),
+        "stages": {k: statistics.median(r.stage_seconds.get(k, 0) for _, r in warm)
+                   for k in ("static_check", "compile", "correctness", "timing")},
+        "runtime_ms": statistics.median(r.runtime_ms for _, r in warm),
+        "ref_ms": warm[0][1].ref_runtime_ms,
+        "speedup": mean,
+        "spread_pct": 100 * (max(speedups) - min(speedups)) / mean,
+        "guard_pct": 100 * statistics.median(r.guard_overhead for _, r in warm),
+        "roofline_frac": warm[0][1].roofline["roofline_frac"],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kernelbench-dir", type=Path)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    ev = GpuEvaluator((0,), memory_limit_gb=64.0)
+    t0 = time.perf_counter()
+    ev.pool.start(background=False)
+    print(f"worker host start: {time.perf_counter() - t0:.2f} s", flush=True)
+    roots = [("bundled", BUNDLED)] + ([("KernelBench", args.kernelbench_dir)] if args.kernelbench_dir else [])
+    table = []
+    for suite, root in roots:
+        for label, task, kernel in CASES:
+            row = run_case(ev, root, task, kernel, args.repeats)
+            table.append((f"{suite} {label}", row))
+            print(f"{suite} {label}: {row}", flush=True)
+    ev.close()
+    head = (f"{'case':<22}{'cold s':>8}{'warm s':>8}{'ovh s':>7}{'corr s':>8}{'time s':>8}"
+            f"{'ms':>10}{'ref ms':>10}{'speedup':>9}{'spread%':>9}{'guard%':>8}{'roof':>6}")
+    print("\n" + head + "\n" + "-" * len(head))
+    for name, r in table:
+        if "error" in r:
+            print(f"{name:<22} ERROR {r['error']}")
+            continue
+        print(f"{name:<22}{r['cold_s']:>8.2f}{r['warm_s']:>8.2f}{r['overhead_s']:>7.2f}"
+              f"{r['stages']['correctness']:>8.2f}{r['stages']['timing']:>8.2f}{r['runtime_ms']:>10.4f}"
+              f"{r['ref_ms']:>10.4f}{r['speedup']:>9.3f}{r['spread_pct']:>9.2f}{r['guard_pct']:>8.2f}"
+              f"{r['roofline_frac']:>6.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""The gpu evaluator on a real GPU: the kernel folders, CUDA extensions, faults, timing.
+
+Skipped without CUDA. Run on a GPU host with `pytest -m gpu tests/test_gpu.py`.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from server.evaluators import GpuEvaluator
+from tests.conftest import BUNDLED, KERNELS
+from tests.test_pipeline_kernels import cases, header
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")]
+
+
+@pytest.fixture(scope="module")
+def evaluator():
+    ev = GpuEvaluator((0,), stage_timeouts={"static_check": 10, "compile": 240, "correctness": 60,
+                                             "timing": 60})
+    ev.pool.start(background=False)
+    yield ev
+    ev.close()
+
+
+def evaluate(evaluator, path):
+    fields = header(path)
+    reference = (BUNDLED / f"{fields['task']}.py").read_text()
+    return fields, evaluator.evaluate(path.read_text(), reference, task_id=fields["task"],
+                                      language=fields.get("language", "triton"))
+
+
+@pytest.mark.parametrize("path", cases("legit") + cases("cuda"))
+def test_kernel_gets_its_verdict_on_the_gpu(evaluator, path):
+    fields, result = evaluate(evaluator, path)
+    if fields["expect"] != "ok":
+        assert result.error_class == fields["expect"], result.feedback
+        return
+    assert result.stage == "scored", f"{result.error_class}: {result.feedback}"
+    assert result.correct and result.reward > 0 and result.timing_meaningful
+    assert result.runtime_ms > 0 and result.ref_runtime_ms > 0 and 0.01 < result.speedup < 100
+    assert result.roofline["roofline_frac"] is not None and "H200" in result.roofline["roofline_gpu"]
+
+
+@pytest.mark.parametrize("path", cases("adversarial"))
+def test_adversarial_kernel_is_rejected_on_the_gpu_as_on_cpu(evaluator, path):
+    fields, result = evaluate(evaluator, path)
+    if fields["expect"] == "ok":
+        assert result.stage == "scored", result.feedback
+        return
+    assert result.error_class == fields["expect"], f"{result.stage}: {result.feedback}"
+    assert result.reward == 0.0
+
+
+def test_the_gpu_is_clean_after_every_exploit(evaluator):
+    _, result = evaluate(evaluator, KERNELS / "legit" / "relu.py")
+    assert result.stage == "scored" and result.reward > 0
+
+
+def test_cuda_compile_errors_show_the_first_real_error(evaluator):
+    _, result = evaluate(evaluator, KERNELS / "cuda" / "compile_error_cuda.py")
+    assert result.stage == "compile" and "undefined_function" in result.feedback
