@@ -1,10 +1,10 @@
 # task: level1/19_ReLU
 # expect: compile_error
-# why: tl.arange's length must be a power of two; BLOCK=1000 fails when Triton compiles the kernel
+# why: a typo in an import (triton.langauge): the module fails to load, before ModelNew exists
 import torch
 import torch.nn as nn
 import triton
-import triton.language as tl
+import triton.langauge as tl
 
 
 @triton.jit
@@ -21,5 +21,5 @@ class ModelNew(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x.contiguous()
         out = torch.empty_like(x)
-        relu_kernel[(triton.cdiv(x.numel(), 1000),)](x, out, x.numel(), BLOCK=1000)
+        relu_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
         return out
