@@ -140,10 +140,10 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
             torch.cuda.synchronize(device)  # asynchronous kernel faults surface here
     except ForbiddenOperation:
         pass  # reported below from the sticky record, even if the candidate caught it
-    except torch.OutOfMemoryError as exc:
-        raise StageFailure(CORRECTNESS, "out_of_memory", f"{label}: out of memory: "
-                           + describe_exception(exc, file)) from None
     except BaseException as exc:
+        if isinstance(exc, torch.OutOfMemoryError) or "can't allocate memory" in str(exc):
+            raise StageFailure(CORRECTNESS, "out_of_memory", f"{label}: out of memory: "
+                               + describe_exception(exc, file)) from None
         if guard.violation is None:
             kind = type(exc).__name__
             # The interpreter reports what the GPU compiler would reject (non-power-of-2 arange,
