@@ -15,6 +15,7 @@ import os
 from typing import Any, Dict, Optional
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 from openenv.core.client_types import StepResult
 from openenv.core.env_client import EnvClient
 
@@ -52,9 +53,17 @@ class KernelEnv(EnvClient[KernelAction, KernelObservation, KernelState]):
         return KernelState(**payload)
 
     async def _send_and_receive(self, message: Dict[str, Any]) -> Dict[str, Any]:
-        """As EnvClient's, but a validation error names the fields and what was wrong."""
-        await self._send(message)
-        response = await self._receive()
+        """As EnvClient's, but a validation error names the fields and what was wrong, and a
+        server that refused the session (CAPACITY_REACHED) says so even if it closed first."""
+        try:
+            await self._send(message)
+        except ConnectionClosed:
+            pass  # the refusal, if any, is already buffered: read it below
+        try:
+            response = await self._receive()
+        except ConnectionClosed as exc:
+            raise RuntimeError(f"Server closed the connection ({exc}); past the session cap "
+                               "the server answers CAPACITY_REACHED") from None
         if response.get("type") == "error":
             data = response.get("data", {})
             details = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}"

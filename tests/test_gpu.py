@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.gpu,
 
 @pytest.fixture(scope="module")
 def evaluator():
-    ev = GpuEvaluator((0,), stage_timeouts={"static_check": 10, "compile": 240, "correctness": 60,
+    ev = GpuEvaluator((0,), stage_timeouts={"static_check": 10, "compile": 240, "correctness": 30,
                                              "timing": 60})
     ev.pool.start(background=False)
     yield ev
