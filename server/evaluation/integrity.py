@@ -35,7 +35,9 @@ def snapshot(extra: dict | None = None) -> dict[str, int]:
     snap = {}
     for ns_name, ns in watched.items():
         for attr, value in vars(ns).items():
-            if not attr.startswith("_") or attr in _WATCHED_DUNDERS:
+            # Functions and classes only: data attributes (torch.cuda.default_generators, flags)
+            # change legitimately when CUDA initialises.
+            if callable(value) and (not attr.startswith("_") or attr in _WATCHED_DUNDERS):
                 snap[f"{ns_name}.{attr}"] = id(value)
     snap["torch.backends.cuda.matmul.allow_tf32"] = hash(torch.backends.cuda.matmul.allow_tf32)
     snap["torch.backends.cudnn.allow_tf32"] = hash(torch.backends.cudnn.allow_tf32)

@@ -47,6 +47,28 @@ class ChildOutcome:
         return next((m["payload"] for m in self.messages if m.get("event") == "done"), None)
 
 
+class _CappedText:
+    """A text stream that keeps the first PRINT_CAP characters and drops the rest, so that a
+    submission printing in a hot loop is slowed by nothing and fails on nothing."""
+
+    PRINT_CAP = 4 * 1024 * 1024
+
+    def __init__(self, stream):
+        self.stream, self.written = stream, 0
+
+    def write(self, text: str) -> int:
+        if self.written < self.PRINT_CAP:
+            self.stream.write(text[: self.PRINT_CAP - self.written])
+        self.written += len(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
 def _child_main(job, write_fd: int, workdir: str) -> None:
     """Runs in the forked child: isolate, run the job, report, and leave without cleanup."""
     os.setpgrp()  # the host can kill everything this evaluation starts
@@ -60,8 +82,8 @@ def _child_main(job, write_fd: int, workdir: str) -> None:
     os.chdir(workdir)
     os.environ["TMPDIR"] = workdir
     os.environ["TORCH_EXTENSIONS_DIR"] = os.path.join(workdir, "torch_extensions")
-    sys.stdout = open(1, "w", buffering=1, closefd=False)
-    sys.stderr = open(2, "w", buffering=1, closefd=False)
+    sys.stdout = _CappedText(open(1, "w", buffering=1, closefd=False))
+    sys.stderr = _CappedText(open(2, "w", buffering=1, closefd=False))
     faulthandler.enable(file=sys.stderr)  # a segfault's Python stack lands in the log tail
 
     def send(message: dict) -> None:
