@@ -31,6 +31,7 @@ import sys
 import threading
 
 import torch
+from torch import _tensor_str
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
@@ -90,7 +91,9 @@ _HANDOVERS = frozenset({
     torch.Tensor.__cuda_array_interface__.__get__,
 })
 _ESCAPES = {
-    "cuda": _HANDOVERS,
+    # On CUDA a function mode would tax every tensor attribute Triton's launcher reads (~15 us a
+    # forward); printing is closed by swapping torch._tensor_str._str while the guard is active,
+    # and the array-library protocols by the static check.
     "cpu": _HANDOVERS | {
         torch.Tensor.numpy, torch.Tensor.__array__, torch.Tensor.tolist, torch.Tensor.data_ptr,
         torch.Tensor.untyped_storage, torch.Tensor.storage, torch.Tensor.cpu},
@@ -242,12 +245,19 @@ class DispatchGuard:
         modes.append(_DispatchCheck(self))
         for mode in modes:
             mode.__enter__()
-        self._entered.append(modes)
+        self._entered.append((modes, _tensor_str._str))
+        _tensor_str._str = self._refuse_printing
         return self
 
     def __exit__(self, *exc) -> None:
-        for mode in reversed(self._entered.pop()):
+        modes, printer = self._entered.pop()
+        _tensor_str._str = printer
+        for mode in reversed(modes):
             mode.__exit__(*exc)
+
+    def _refuse_printing(self, *args, **kwargs):
+        """Printing a tensor reads its values as text with the dispatch modes disabled."""
+        self._refuse("Tensor.__repr__/__format__", OFF_DEVICE)
 
     def paused(self) -> contextlib.AbstractContextManager:
         """Suspends the checks in this thread, e.g. while Triton's interpreter converts tensors."""

@@ -36,6 +36,8 @@ FORBIDDEN_NAMES = {
     "torch.overrides": _DISPATCH,
     "torch.utils._python_dispatch": _DISPATCH,
     "torch._subclasses": _DISPATCH,
+    "torch.utils.dlpack": _ARRAYS,
+    "torch._tensor_str": _INTROSPECTION,
     "torch.cuda.graph": _GRAPHS,
     "torch.cuda.graphs": _GRAPHS,
     "torch.cuda.CUDAGraph": _GRAPHS,
@@ -106,6 +108,7 @@ FORBIDDEN_ATTRIBUTES = {
         "__subclasses__", "__globals__", "__builtins__", "__code__", "__closure__", "__dict__",
         "__import__", "__loader__", "__spec__", "__setattr__", "__delattr__", "f_back", "f_globals", "f_locals", "f_builtins",
         "tb_frame", "gi_frame", "cr_frame", "ag_frame", "__torch_function__", "__torch_dispatch__",
+        "__dlpack__", "__cuda_array_interface__", "__array_interface__",
     )
 }
 

@@ -47,6 +47,14 @@ class ChildOutcome:
         return next((m["payload"] for m in self.messages if m.get("event") == "done"), None)
 
 
+def _close_inherited_fds(keep: tuple) -> None:
+    low = 3
+    for fd in sorted(keep):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+
+
 class _CappedText:
     """A text stream that keeps the first PRINT_CAP characters and drops the rest, so that a
     submission printing in a hot loop is slowed by nothing and fails on nothing."""
@@ -69,9 +77,10 @@ class _CappedText:
         return getattr(self.stream, name)
 
 
-def _child_main(job, write_fd: int, workdir: str) -> None:
+def _child_main(job, write_fd: int, workdir: str, keep: tuple = ()) -> None:
     """Runs in the forked child: isolate, run the job, report, and leave without cleanup."""
     os.setpgrp()  # the host can kill everything this evaluation starts
+    _close_inherited_fds(keep=(write_fd, *keep))  # e.g. the host's protocol stream: not forgeable
     log = os.open(os.path.join(workdir, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
@@ -98,24 +107,81 @@ def _child_main(job, write_fd: int, workdir: str) -> None:
     os._exit(0)
 
 
+class Child:
+    """A forked evaluation process: its pid, the pipe it reports on, its scratch directory."""
+
+    def __init__(self, job, keep: tuple = ()):
+        self.workdir = tempfile.mkdtemp(prefix="kernel_env_eval_")
+        read_fd, write_fd = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.close(read_fd)
+            try:
+                _child_main(job, write_fd, self.workdir, keep)
+            finally:
+                os._exit(1)
+        os.close(write_fd)
+        self.read_fd = read_fd
+
+    def watch(self, first_stage: str, timeouts: dict, memory_limit_gb: float) -> ChildOutcome:
+        """Wait for the result under the limits; always reap the child and its process group."""
+        try:
+            return _watch(self.pid, self.read_fd, first_stage, timeouts, memory_limit_gb, self.workdir)
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        os.close(self.read_fd)
+        _kill_group(self.pid)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
 def run_in_child(job, first_stage: str, timeouts: dict, memory_limit_gb: float) -> ChildOutcome:
     """Fork, run `job(progress)` in the child, watch it; always reap it and its process group."""
-    workdir = tempfile.mkdtemp(prefix="kernel_env_eval_")
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_fd)
+    return Child(job).watch(first_stage, timeouts, memory_limit_gb)
+
+
+class Spare(Child):
+    """A child forked ahead of the next request, off the critical path: it has already created
+    its CUDA context (~0.3 s) and waits for one job spec on a pipe, then runs it and exits."""
+
+    def __init__(self, device: str):
+        job_r, job_w = os.pipe()
+        super().__init__(lambda progress: _await_job(job_r, device, progress), keep=(job_r,))
+        os.close(job_r)
+        self.job_w = job_w
+
+    def run(self, spec: dict, first_stage: str, timeouts: dict, memory_limit_gb: float) -> ChildOutcome:
         try:
-            _child_main(job, write_fd, workdir)
-        finally:
-            os._exit(1)
-    os.close(write_fd)
-    try:
-        return _watch(pid, read_fd, first_stage, timeouts, memory_limit_gb, workdir)
-    finally:
-        os.close(read_fd)
-        _kill_group(pid)
-        shutil.rmtree(workdir, ignore_errors=True)
+            with os.fdopen(self.job_w, "wb") as pipe:
+                pipe.write(json.dumps(spec).encode())
+        except (BrokenPipeError, OSError):
+            pass  # it died while warming up: watch() reports how
+        return self.watch(first_stage, timeouts, memory_limit_gb)
+
+    def discard(self) -> None:
+        try:
+            os.close(self.job_w)
+        except OSError:
+            pass
+        super().discard()
+
+
+def _await_job(job_r: int, device: str, progress):
+    """In a spare child: warm up the device, then read and run the job the host sends."""
+    import torch
+
+    if device.startswith("cuda"):
+        torch.empty(1, device=device)  # creates the CUDA context before the job arrives
+    with os.fdopen(job_r, "rb") as pipe:
+        spec = json.loads(pipe.read())
+    from .pipeline import evaluate_candidate, profile_reference
+
+    req = EvalRequest.from_dict(spec["request"])
+    if spec["kind"] == "profile":
+        progress(CORRECTNESS)
+        return profile_reference(req, os.getcwd())
+    return evaluate_candidate(req, spec["profile"], os.getcwd(), progress).to_dict()
 
 
 def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir) -> ChildOutcome:
@@ -239,30 +305,37 @@ def _summarise_log(log: str) -> str:
 
 
 class Host:
-    """The long-lived worker process's state: its device and the reference-profile cache."""
+    """The long-lived worker process's state: its device, a spare child, the profile cache."""
 
     def __init__(self, device: str):
         self.device = device
         self.profiles: dict[str, dict] = {}
+        self.spare: Spare | None = None
+
+    def prepare_spare(self) -> None:
+        """Fork the next evaluation's process now, while nobody waits for it."""
+        if self.spare is None:
+            self.spare = Spare(self.device)
+
+    def _run(self, spec: dict, first_stage: str, req: EvalRequest) -> ChildOutcome:
+        self.prepare_spare()
+        spare, self.spare = self.spare, None
+        return spare.run(spec, first_stage, req.stage_timeouts, req.memory_limit_gb)
 
     def handle(self, req: EvalRequest) -> EvalResult:
-        from .pipeline import evaluate_candidate, profile_reference
-
         limits = req.stage_timeouts
         key = hashlib.sha256(f"{req.task_id}\0{req.reference_source}\0{req.device}".encode()).hexdigest()
         profile = self.profiles.get(key)
         if profile is None:
-            outcome = run_in_child(lambda progress: (progress(CORRECTNESS),
-                                                     profile_reference(req, os.getcwd()))[1],
-                                   COMPILE, limits, req.memory_limit_gb)
+            outcome = self._run({"kind": "profile", "request": req.to_dict()}, COMPILE, req)
             profile = outcome.payload
             if profile is None:
                 error_class, feedback = describe_death(outcome, limits)
                 return EvalResult(stage=STATIC_CHECK, error_class="internal_error",
                                   feedback=f"profiling the reference failed ({error_class}): {feedback}")
             self.profiles[key] = profile
-        outcome = run_in_child(lambda progress: evaluate_candidate(req, profile, os.getcwd(), progress).to_dict(),
-                               STATIC_CHECK, limits, req.memory_limit_gb)
+        outcome = self._run({"kind": "candidate", "request": req.to_dict(), "profile": profile},
+                            STATIC_CHECK, req)
         if outcome.payload is not None:
             return EvalResult.from_dict(outcome.payload)
         error_class, feedback = describe_death(outcome, limits)
@@ -285,6 +358,7 @@ def main(argv=None) -> None:
         from .guard import install_interpreter_hooks
         install_interpreter_hooks()
     host = Host(args.device)
+    host.prepare_spare()
     protocol_out.write(json.dumps({"event": "ready", "device": args.device}) + "\n")
     for line in sys.stdin:
         if not line.strip():
@@ -296,6 +370,7 @@ def main(argv=None) -> None:
             result = EvalResult(stage=STATIC_CHECK, error_class="internal_error",
                                 feedback="worker host failed: " + traceback.format_exc()[-1500:])
         protocol_out.write(json.dumps({"event": "result", "result": result.to_dict()}) + "\n")
+        host.prepare_spare()  # after the answer: the next step finds a warm process
 
 
 if __name__ == "__main__":
