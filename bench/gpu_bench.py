@@ -6,7 +6,8 @@ For Triton ReLU, Softmax, matmul and Frobenius kernels, on the bundled tasks and
 KernelBench checkout is given) on KernelBench's own level-1 shapes, it evaluates the same kernel
 once cold and `repeats` times warm, and prints per case: the stage times and step latency of a
 warm step, the harness overhead (step latency minus the time spent inside the candidate's own
-forward calls), the speedup's mean and spread across the warm evaluations, and the dispatch
+forward calls; steps are 1 s apart, as in an RL loop, so the spare process is ready), the
+speedup's mean and spread across the warm evaluations, and the dispatch
 guard's share of the reported runtime.
 """
 
@@ -45,6 +46,7 @@ def run_case(ev, root: Path, task: str, kernel: str, repeats: int) -> dict:
         if result.stage != "scored":
             return {"error": f"{result.error_class}: {result.feedback[:300]}"}
         rows.append((latency, result))
+        time.sleep(1.0)  # an RL loop generates the next submission meanwhile: the spare warms up
     cold, warm, guard = rows[0], rows[1:-1], rows[-1][1]
     speedups = [r.speedup for _, r in warm]
     mean = statistics.mean(speedups)

@@ -236,7 +236,6 @@ GPU_REJECTED = {
     "to cpu": (lambda x: x.to("cpu"), OFF_DEVICE),
     "copy_ into a host tensor": (lambda x: torch.empty(x.shape).copy_(x), OFF_DEVICE),
     "print": (lambda x: repr(x), OFF_DEVICE),
-    "cuda array interface": (lambda x: x.__cuda_array_interface__, OFF_DEVICE),
     "item": (lambda x: x[0, 0].item(), SCALAR),
     "host tensor plus device tensor": (lambda x: torch.ones(6) + x, ARITHMETIC),
 }
@@ -285,3 +284,20 @@ def test_gpu_launch_and_autotuning_are_not_flagged():
     torch.testing.assert_close(out, x + y)
     torch.testing.assert_close(tuned_out, x + y)
     assert not autotune_configs_pruned()
+
+
+@pytest.mark.parametrize("source", [
+    "y = x.__cuda_array_interface__",
+    "y = x.__dlpack__()",
+    "from torch.utils.dlpack import to_dlpack",
+    "import torch._tensor_str",
+])
+def test_array_protocols_and_printer_internals_are_refused_statically(source):
+    """On CUDA these exits are closed by the static check, not by a per-call function mode."""
+    from server.evaluation.stages import StageFailure
+    from server.evaluation.static_check import static_check
+
+    program = f"import torch\nimport torch.nn as nn\nclass ModelNew(nn.Module):\n    def forward(self, x):\n        {source}\n"
+    with pytest.raises(StageFailure) as err:
+        static_check(program, "cuda")
+    assert err.value.error_class == "format_violation" and "not allowed" in err.value.feedback

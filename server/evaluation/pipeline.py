@@ -64,6 +64,18 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
     }
 
 
+def prewarm(device: torch.device) -> None:
+    """Run the evaluator's own kernels once (random inputs, clone, compare, flush, events) so a
+    spare process has loaded them before its job arrives; CUDA loads kernels lazily, per process."""
+    x = generate(lambda: [torch.rand(64, 64)], device, 0)[0]
+    y = clone_inputs([x])[0]
+    check_inputs_unchanged([x], [y], "prewarm")
+    check_output(y, x, atol=1e-2, rtol=1e-2)
+    check_deterministic(x, y, atol=1e-2, rtol=1e-2, label="prewarm")
+    if device.type == "cuda":
+        time_forward(lambda: y.clone(), device)
+
+
 class _Clock:
     """Tells the worker host which stage is running (it enforces the limits) and times each."""
 

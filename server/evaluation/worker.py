@@ -171,11 +171,11 @@ def _await_job(job_r: int, device: str, progress):
     """In a spare child: warm up the device, then read and run the job the host sends."""
     import torch
 
-    if device.startswith("cuda"):
-        torch.empty(1, device=device)  # creates the CUDA context before the job arrives
+    from .pipeline import evaluate_candidate, prewarm, profile_reference
+
+    prewarm(torch.device(device))  # CUDA context and the evaluator's kernels, before the job
     with os.fdopen(job_r, "rb") as pipe:
         spec = json.loads(pipe.read())
-    from .pipeline import evaluate_candidate, profile_reference
 
     req = EvalRequest.from_dict(spec["request"])
     if spec["kind"] == "profile":
