@@ -2,7 +2,7 @@
 
 - `WorkerEvaluator` (KERNEL_ENV_EVALUATOR=gpu or cpu): the full pipeline in the worker pool, one
   slot per GPU, or Triton's interpreter on CPU tensors.
-- `MockEvaluator` (mock): real static checks in-process, then fake timings, marked as such.
+- `MockEvaluator` (mock): real static checks and roofline, fake timings, marked as such.
 
 Direct use: `CpuEvaluator().evaluate(code, reference_source, task_id="level1/19_ReLU")`. Pass the
 task id: the special correctness inputs and checks are selected by it.
@@ -13,8 +13,6 @@ from __future__ import annotations
 import secrets
 
 from server.evaluation.protocol import EvalRequest, EvalResult
-from server.evaluation.stages import SCORED, StageFailure
-from server.evaluation.static_check import static_check
 from server.pool import WorkerPool
 
 
@@ -74,19 +72,15 @@ def GpuEvaluator(gpus: tuple[int, ...] = (0,), **kwargs) -> WorkerEvaluator:
     return WorkerEvaluator([f"cuda:{g}" for g in gpus], **kwargs)
 
 
-class MockEvaluator(Evaluator):
-    """Real static checks; correctness not run and timings fake (for plumbing without torch work)."""
+class MockEvaluator(WorkerEvaluator):
+    """Real static checks and the roofline of a nominal GPU; correctness not run, timings fake.
+    For plumbing without a GPU; it still runs in a worker (counting FLOPs needs torch)."""
 
-    name = "mock"
+    def __init__(self, **kwargs):
+        super().__init__(["cpu"], **kwargs)
+        self.name = "mock"
 
-    def evaluate(self, code, reference_source, task_id=None, language="triton") -> EvalResult:
-        try:
-            static_check(code, language)
-        except StageFailure as f:
-            return EvalResult(stage=f.stage, error_class=f.error_class, feedback=f.feedback, device="mock")
-        return EvalResult(
-            stage=SCORED, correct=True, reward=0.3, runtime_ms=1.0, ref_runtime_ms=1.0, speedup=1.0,
-            timing_meaningful=False, device="mock",
-            feedback="MOCK evaluator: static checks passed; correctness was NOT checked and the "
-                     "timings are fake (speedup 1.0). Use the cpu or gpu evaluator for real results.",
-        )
+    def request(self, code, reference_source, task_id, language) -> EvalRequest:
+        req = super().request(code, reference_source, task_id, language)
+        req.mock = True
+        return req

@@ -31,6 +31,7 @@ class EvalRequest:
     input_seed: int = 0  # drawn per evaluation by the server, so inputs cannot be predicted
     stage_timeouts: dict = field(default_factory=lambda: dict(DEFAULT_STAGE_TIMEOUTS))
     memory_limit_gb: float = 16.0
+    mock: bool = False  # the mock evaluator: static checks only, fake timings
     measure_guard_overhead: bool = False  # benchmarks only: also time forward without the guard
 
     def to_dict(self) -> dict:

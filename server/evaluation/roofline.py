@@ -60,6 +60,23 @@ def count_flops(model: torch.nn.Module, inputs: list) -> int:
         return _count(copy.deepcopy(model), clones)
 
 
+def task_counts(model: torch.nn.Module, inputs: list) -> tuple[int, int, torch.dtype]:
+    """(FLOPs, compulsory bytes, compute dtype) of one forward, from a single meta-device run
+    where possible (nothing allocated or computed, any input size), else from a real run on
+    copies of the inputs."""
+    try:
+        meta_inputs = [_to_meta(x) for x in inputs]
+        meta_model = _meta_copy(model)
+        with torch.no_grad(), FlopCounterMode(display=False) as counter:
+            out = meta_model(*meta_inputs)
+        flops = int(counter.get_total_flops())
+    except Exception:
+        flops = count_flops(model, inputs)
+        with torch.no_grad():
+            out = copy.deepcopy(model)(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
+    return flops, compulsory_bytes(inputs, model, out), compute_dtype(inputs, model)
+
+
 def _tensors(obj) -> list[torch.Tensor]:
     if isinstance(obj, torch.Tensor):
         return [obj]

@@ -324,7 +324,7 @@ class Host:
 
     def handle(self, req: EvalRequest) -> EvalResult:
         limits = req.stage_timeouts
-        key = hashlib.sha256(f"{req.task_id}\0{req.reference_source}\0{req.device}".encode()).hexdigest()
+        key = hashlib.sha256(f"{req.task_id}\0{req.reference_source}\0{req.device}\0{req.mock}".encode()).hexdigest()
         profile = self.profiles.get(key)
         if profile is None:
             outcome = self._run({"kind": "profile", "request": req.to_dict()}, COMPILE, req)

@@ -1,0 +1,61 @@
+"""The roofline as users see it: in results of every evaluator, and the impossible-timing check."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from server.evaluation import pipeline
+from server.evaluation.protocol import EvalRequest, EvalResult
+from server.evaluation.stages import StageFailure
+from server.evaluators import CpuEvaluator, MockEvaluator
+from tests.conftest import BUNDLED, kernel_source
+
+MATMUL = "level1/1_Square_matrix_multiplication_"
+
+
+def source(task_id: str) -> str:
+    return (BUNDLED / f"{task_id}.py").read_text()
+
+
+def test_mock_evaluator_shows_the_nominal_roof_and_says_timings_are_fake():
+    ev = MockEvaluator(nominal_gpu="L4")
+    try:
+        result = ev.evaluate(kernel_source("legit", "square_matmul"), source(MATMUL), task_id=MATMUL)
+    finally:
+        ev.close()
+    n = 128  # the bundled task's size
+    assert result.stage == "scored" and "MOCK" in result.feedback and not result.timing_meaningful
+    assert result.roofline["flops"] == 2 * n**3 and result.roofline["bytes"] == 12 * n**2
+    assert result.roofline["roofline_gpu"].startswith("L4 (nominal")
+    assert result.roofline["roofline_frac"] is None  # no real timing to compare
+
+
+def test_cpu_evaluator_roofline_reward_mode_pays_correctness_only():
+    ev = CpuEvaluator(reward_mode="roofline")
+    try:
+        result = ev.evaluate(kernel_source("legit", "relu"), source("level1/19_ReLU"),
+                             task_id="level1/19_ReLU")
+    finally:
+        ev.close()
+    assert result.correct and result.reward == pytest.approx(0.3)
+    assert result.roofline["bound"] == "memory" and result.roofline["arithmetic_intensity"] == 0
+
+
+def scored(runtime_ms: float, reject: float = 0.8) -> EvalResult:
+    # A 256^3 fp32 matmul on an H100 SXM: intensity 42.7 FLOP/B is under the ridge, memory-bound.
+    profile = {"flops": 2 * 256**3, "bytes": 12 * 256**2, "dtype": "float32", "ref_runtime_ms": 1.0}
+    req = EvalRequest(code="", reference_source="", nominal_gpu="H100 SXM", roofline_reject=reject)
+    result = EvalResult(stage="timing", correct=True, runtime_ms=runtime_ms, ref_runtime_ms=1.0,
+                        speedup=1.0 / runtime_ms, timing_meaningful=True, max_abs_error=0.0)
+    pipeline._score(req, profile, torch.device("cpu"), result)
+    return result
+
+
+def test_timings_below_the_floor_are_rejected_as_impossible():
+    t_min = 12 * 256**2 / 3350e9 * 1e3
+    assert scored(0.81 * t_min).roofline["roofline_frac"] == pytest.approx(1 / 0.81)
+    with pytest.raises(StageFailure) as err:
+        scored(0.79 * t_min)
+    assert err.value.error_class == "impossible_timing" and "roofline floor" in err.value.feedback
+    scored(0.5 * t_min, reject=0.4)  # the fraction is configurable
