@@ -1,8 +1,9 @@
 """kernel_env on Modal: the GPU test suite, and the environment served behind proxy auth.
 
-    uv sync --extra modal && uv run modal setup    # once: install the client, log in
-    uv run modal run modal_app.py::gpu_tests       # pytest -m gpu tests/test_gpu.py on an H200
-    uv run modal deploy modal_app.py               # serve; prints https://<workspace>--kernel-env-serve.modal.run
+    uv run --extra modal modal setup                        # once: log the client in
+    uv run --extra modal modal run modal_app.py::gpu_tests  # pytest -m gpu tests/test_gpu.py
+    uv run --extra modal modal deploy modal_app.py          # serve; prints the URL:
+                                    # https://<workspace>--kernel-env-serve.modal.run
 
 The endpoint requires Modal proxy auth. Create a token in the Modal dashboard (Settings → Proxy
 Auth Tokens) and export it where the client runs; `KernelEnv` then sends it as the `Modal-Key` /
@@ -23,7 +24,7 @@ from pathlib import Path
 import modal
 
 ROOT = Path(__file__).resolve().parent
-CUDA_IMAGE = "nvidia/cuda:13.0.2-devel-ubuntu24.04"  # nvcc's major version must match torch's (cu130)
+CUDA_IMAGE = "nvidia/cuda:13.0.2-devel-ubuntu24.04"  # nvcc's major version = torch's (cu130)
 UV_VERSION = "0.13.9"
 KERNELBENCH_REPO = "https://github.com/ScalingIntelligence/KernelBench"
 KERNELBENCH_COMMIT = "423217d9fda91e0c2d67e4a43bf62f96f6d104f1"
@@ -46,7 +47,7 @@ SERVE_ENV = {
 # it from server/pool.py's own location. It is mounted at start, so a code change needs no rebuild.
 image = (
     modal.Image.from_registry(CUDA_IMAGE, add_python="3.12")
-    .apt_install("build-essential", "ninja-build", "git")  # load_inline's toolchain; the clone
+    .apt_install("build-essential", "ninja-build", "git", "ca-certificates")  # load_inline; clone
     .run_commands(f"git clone {KERNELBENCH_REPO} /opt/KernelBench",
                   f"git -C /opt/KernelBench checkout {KERNELBENCH_COMMIT}")
     # The dev extra adds pytest for gpu_tests: the image that is tested is the image that is served.
@@ -63,7 +64,7 @@ app = modal.App("kernel-env", image=image, include_source=False)
 def gpu_tests() -> None:
     """Run the GPU test suite; raise (so `modal run` fails) when pytest fails."""
     code = subprocess.call([sys.executable, "-m", "pytest", "-m", "gpu", "tests/test_gpu.py",
-                            "-q", "--timeout", "900"], cwd="/root")
+                            "-q", "-p", "no:cacheprovider", "--timeout", "900"], cwd="/root")
     if code != 0:
         raise RuntimeError(f"GPU tests failed: pytest exited with code {code}")
 

@@ -123,3 +123,17 @@ def test_sessions_are_served_first_come_first_served(evaluator):
     for t in threads:
         t.join()
     assert finished == [0, 1, 2, 3]
+
+
+def test_threads_started_by_submission_code_are_found(tmp_path):
+    """The runtime backstop behind the static rules: a thread running the submission's code."""
+    module = tmp_path / "submission.py"
+    module.write_text("import time\ndef work():\n    time.sleep(2)\n")
+    namespace: dict = {}
+    exec(compile(module.read_text(), str(module), "exec"), namespace)
+    before = integrity.thread_ids()
+    t = threading.Thread(target=namespace["work"], daemon=True)
+    t.start()
+    found = integrity.foreign_threads(before)
+    assert len(found) == 1 and "submission.py" in found[0]
+    assert integrity.foreign_threads(integrity.thread_ids()) == []

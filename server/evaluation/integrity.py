@@ -8,6 +8,9 @@ is imported, and compare after each stage that ran candidate code.
 
 from __future__ import annotations
 
+import os
+import threading
+
 import torch
 import torch.nn.functional as F
 
@@ -42,6 +45,26 @@ def snapshot(extra: dict | None = None) -> dict[str, int]:
     snap["torch.backends.cuda.matmul.allow_tf32"] = hash(torch.backends.cuda.matmul.allow_tf32)
     snap["torch.backends.cudnn.allow_tf32"] = hash(torch.backends.cudnn.allow_tf32)
     return snap
+
+
+def thread_ids() -> set[int]:
+    return {t.ident for t in threading.enumerate()}
+
+
+def foreign_threads(before: set[int]) -> list[str]:
+    """Python threads started since `before` whose code is not torch's or triton's: work on
+    another thread escapes the (thread-local) dispatch guard. Static rules forbid the threading
+    modules; this catches routes they cannot see."""
+    found = []
+    for t in threading.enumerate():
+        if t.ident in before or not t.is_alive():
+            continue
+        target = getattr(t, "_target", None) or t.run
+        code = getattr(target, "__code__", None) or getattr(getattr(target, "__func__", None), "__code__", None)
+        origin = code.co_filename if code else ""
+        if not any(f"{os.sep}{pkg}{os.sep}" in origin for pkg in ("torch", "triton")):
+            found.append(f"{t.name} ({origin or 'native'})")
+    return found
 
 
 def changed(before: dict[str, int], extra: dict | None = None) -> list[str]:

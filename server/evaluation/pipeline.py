@@ -8,6 +8,7 @@ worker host caches them per task. `evaluate_candidate` runs the submission's sta
 from __future__ import annotations
 
 import contextlib
+import secrets
 import time
 from typing import Callable
 
@@ -24,7 +25,7 @@ from .protocol import EvalRequest, EvalResult
 from .reward import compute_reward
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
 from .static_check import static_check
-from .timing import time_forward
+from .timing import Hooks, time_forward
 
 TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
 Progress = Callable[[str], None]
@@ -114,6 +115,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
             install_interpreter_hooks()
         reference = load_reference(req.reference_source, workdir)
         snap = integrity.snapshot()
+        snap["threads"] = integrity.thread_ids()
         candidate, candidate_file = load_candidate(req.code, workdir, req.language, device)
         _check_integrity(snap, COMPILE)
         ref_model, new_model = build_models(reference, candidate, candidate_file, device)
@@ -128,7 +130,11 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
 
 
 def _check_integrity(snap: dict, stage: str) -> None:
-    changed = integrity.changed(snap)
+    threads = integrity.foreign_threads(snap["threads"])
+    if threads:
+        raise StageFailure(stage, "tampering", f"your code left threads running ({', '.join(threads[:3])}); "
+                           "work on other threads escapes the dispatch guard")
+    changed = integrity.changed({k: v for k, v in snap.items() if k != "threads"})
     if changed:
         raise StageFailure(stage, "tampering", "your code replaced parts of torch the evaluator "
                            f"relies on: {', '.join(changed[:5])}; do not monkeypatch torch")
@@ -205,19 +211,17 @@ def _correctness(req, reference, ref_model, new_model, guard, device, snap, resu
 
 
 def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, result) -> None:
+    """Time the candidate on inputs it cannot predict: small inputs are regenerated in place
+    before every call (memoising by pointer or content returns stale results), and one timed
+    call picked at random, unknowable to the candidate, is checked afterwards with the last."""
     inputs = generate(reference.get_inputs, device, req.input_seed + TIMING_SEED_OFFSET)
-    saved = clone_inputs(inputs)
-    last = []
-
-    def call():
-        out = new_model(*inputs)
-        last[:1] = [out]
-        return out
+    sampler = _TimedOutputSampler(reference.get_inputs, inputs, device, req.input_seed)
 
     try:
-        timing = time_forward(call, device, around=lambda: guard)
-    except StageFailure:
-        raise
+        timing = time_forward(lambda: new_model(*inputs), device,
+                              Hooks(around=lambda: guard, before=sampler.refresh, after=sampler.observe))
+    except StageFailure as f:
+        raise StageFailure(TIMING, f.error_class, f.feedback) from None
     except BaseException as exc:
         if guard.violation is None:
             raise StageFailure(TIMING, "runtime_error", "forward failed while being timed: "
@@ -225,26 +229,72 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
     if guard.violation is not None:
         raise StageFailure(TIMING, "forbidden_op", str(guard.violation))
     _check_integrity(snap, TIMING)
-    # The last timed output must still be right: no honest-only-at-first behaviour, no memoising.
-    check_inputs_unchanged(inputs, saved, "timing inputs")
-    ref = reference_output(ref_model, saved, None)
     try:
-        check_output(last[0], ref, atol=req.atol, rtol=req.rtol, task_id=req.task_id,
-                     label="last timed call")
+        for label, used_inputs, out in sampler.samples():
+            ref = reference_output(ref_model, used_inputs, None)
+            check_output(out, ref, atol=req.atol, rtol=req.rtol, task_id=req.task_id, label=label)
     except StageFailure as f:
-        raise StageFailure(TIMING, f.error_class, f.feedback) from None
+        raise StageFailure(TIMING, f.error_class, f.feedback + "; outputs of timed calls must be "
+                           "computed by those calls") from None
     if timing.meaningful and timing.median_ms * timing.trials > timing.wall_s * 1e3 * 1.05:
         raise StageFailure(TIMING, "tampering", "device timings exceed the host clock's; "
                            "the timer was interfered with")
     result.candidate_seconds += timing.candidate_s
     if req.measure_guard_overhead and timing.meaningful:
-        bare = time_forward(call, device)
+        bare = time_forward(lambda: new_model(*inputs), device)
         result.guard_overhead = (timing.median_ms - bare.median_ms) / bare.median_ms
     result.runtime_ms = timing.median_ms
     result.runtime_spread = timing.spread
     result.timing_meaningful = timing.meaningful
     result.ref_runtime_ms = profile["ref_runtime_ms"]
     result.speedup = profile["ref_runtime_ms"] / timing.median_ms if timing.median_ms > 0 else None
+
+
+class _TimedOutputSampler:
+    """Fresh inputs per timed call (when small) and a uniformly random timed call's output kept
+    for checking (reservoir sampling with an unobservable random source)."""
+
+    REFRESH_MAX_BYTES = 64 << 20  # above this, regenerating per call costs more than it saves;
+    # large memory-bound tasks are held by the roofline floor instead
+
+    def __init__(self, get_inputs, inputs: list, device: torch.device, seed: int):
+        self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
+        nbytes = sum(x.numel() * x.element_size() for x in inputs if torch.is_tensor(x))
+        self.refreshing = nbytes <= self.REFRESH_MAX_BYTES
+        self.saved = clone_inputs(inputs)
+        self.seed, self.calls = seed + TIMING_SEED_OFFSET + 1, 0
+        self.rng = secrets.SystemRandom()
+        self.kept = None
+        self.last = None
+
+    def refresh(self) -> None:
+        if self.refreshing:
+            fresh = generate(self.get_inputs, self.device, self.seed + self.calls)
+            for x, f in zip(self.inputs, fresh):
+                if torch.is_tensor(x):
+                    x.copy_(f)
+            self.saved = clone_inputs(self.inputs)
+
+    def observe(self, out) -> None:
+        self.calls += 1
+        if self.refreshing:  # large inputs are compared once, at the end (a pass over memory)
+            check_inputs_unchanged(self.inputs, self.saved, f"timed call #{self.calls}")
+        if self.rng.random() * self.calls < 1.0:  # keeps call k with probability 1/k
+            self.kept = (f"timed call #{self.calls}", self.saved if self.refreshing else self.inputs,
+                         _detached_copy(out))
+        self.last = (f"last timed call (#{self.calls})", self.saved, out)
+
+    def samples(self):
+        check_inputs_unchanged(self.inputs, self.saved, "timed calls")
+        return [s for s in (self.kept, self.last) if s is not None]
+
+
+def _detached_copy(out):
+    if torch.is_tensor(out) and type(out) is torch.Tensor:
+        return out.clone()
+    if isinstance(out, (tuple, list)):
+        return type(out)(_detached_copy(o) for o in out)
+    return out  # not a plain tensor: the check reports it
 
 
 def _score(req, profile, device, result: EvalResult) -> None:

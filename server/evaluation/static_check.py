@@ -48,6 +48,9 @@ FORBIDDEN_NAMES = {
     "cffi": _CONCURRENCY,
     "subprocess": _CONCURRENCY,
     "multiprocessing": _CONCURRENCY,
+    "torch.multiprocessing": _CONCURRENCY,
+    "torch.distributed": _CONCURRENCY,
+    "torch.utils.data": _CONCURRENCY,
     "threading": _CONCURRENCY,
     "_thread": _CONCURRENCY,
     "concurrent": _CONCURRENCY,
@@ -218,6 +221,8 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
             for a in node.names:
                 _reject_name(f"{node.module}.{a.name}", language, node)
         elif isinstance(node, (ast.Attribute, ast.Name)):
+            if isinstance(node, ast.Name) and node.id in FORBIDDEN_ATTRIBUTES:  # __builtins__ etc.
+                _fail(f"{_where(node)}: `{node.id}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.id]}")
             if isinstance(node, ast.Attribute) and node.attr in FORBIDDEN_ATTRIBUTES:
                 _fail(f"{_where(node)}: `.{node.attr}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.attr]}")
             if _root(node) in aliases:  # local variables that share a module's name are fine

@@ -38,13 +38,21 @@ class Timing:
     candidate_s: float = 0.0  # host time spent in forward calls (warm-up included)
 
 
-def time_forward(call: Callable[[], object], device: torch.device,
-                 around: Callable | None = None) -> Timing:
-    """Time `call()`; `around` (the dispatch guard) wraps each call without entering the timed
-    arithmetic."""
+@dataclass(frozen=True)
+class Hooks:
+    """Per-call work kept outside the timed interval: `around` wraps each call (the dispatch
+    guard), `before()` runs ahead of it (fresh inputs), `after(out)` sees its output (sampling)."""
+
+    around: Callable | None = None
+    before: Callable[[], None] | None = None
+    after: Callable[[object], None] | None = None
+
+
+def time_forward(call: Callable[[], object], device: torch.device, hooks: Hooks = Hooks()) -> Timing:
+    """Time `call()` on the device (events) or, not meaningfully, on the CPU (wall clock)."""
     if device.type != "cuda":
-        return _time_cpu(call, around)
-    return _time_cuda(call, device, around)
+        return _time_cpu(call, hooks)
+    return _time_cuda(call, device, hooks)
 
 
 def _summary(times_ms: list[float], wall_s: float, meaningful: bool, candidate_s: float) -> Timing:
@@ -55,27 +63,33 @@ def _summary(times_ms: list[float], wall_s: float, meaningful: bool, candidate_s
     return Timing(median, spread, len(times_ms), wall_s, meaningful, candidate_s)
 
 
-def _time_cpu(call: Callable[[], object], around) -> Timing:
+def _time_cpu(call: Callable[[], object], hooks: Hooks) -> Timing:
     start_all = _perf_counter()
-    _guarded(call, around)
+    _untimed_call(call, hooks)
     times = []
     wall0 = _perf_counter()
     for _ in range(CPU_TRIALS):
-        t0 = _perf_counter()
-        _guarded(call, around)
-        times.append((_perf_counter() - t0) * 1e3)
+        if hooks.before:
+            hooks.before()
+        with _entered(hooks.around):
+            t0 = _perf_counter()
+            out = call()
+            times.append((_perf_counter() - t0) * 1e3)
+        if hooks.after:
+            hooks.after(out)
+        del out
     end = _perf_counter()
     return _summary(times, end - wall0, meaningful=False, candidate_s=end - start_all)
 
 
-def _time_cuda(call, device: torch.device, around) -> Timing:
+def _time_cuda(call, device: torch.device, hooks: Hooks) -> Timing:
     flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.float32, device=device)
     warm0 = _perf_counter()
     for _ in range(WARMUP_CALLS):
-        _guarded(call, around)
+        _untimed_call(call, hooks)
     _synchronize(device)
     t0 = _perf_counter()
-    _guarded(call, around)
+    _untimed_call(call, hooks)
     _synchronize(device)
     estimate = max(_perf_counter() - t0, 1e-6)
     n = int(min(MAX_TRIALS, max(MIN_TRIALS, BUDGET_S / estimate)))
@@ -83,12 +97,17 @@ def _time_cuda(call, device: torch.device, around) -> Timing:
     ends = [_Event(enable_timing=True) for _ in range(n)]
     wall0 = _perf_counter()
     for i in range(n):
+        if hooks.before:
+            hooks.before()
         flush.zero_()
-        with (around() if around else _nothing()):  # entered outside the timed interval
+        with _entered(hooks.around):  # entered outside the timed interval
             starts[i].record()
-            call()
+            out = call()
             _synchronize(device)
             ends[i].record()
+        if hooks.after:
+            hooks.after(out)
+        del out
     _synchronize(device)
     end = _perf_counter()
     return _summary([s.elapsed_time(e) for s, e in zip(starts, ends)], end - wall0, meaningful=True,
@@ -96,12 +115,18 @@ def _time_cuda(call, device: torch.device, around) -> Timing:
 
 
 @contextlib.contextmanager
-def _nothing():
-    yield
-
-
-def _guarded(call, around):
+def _entered(around):
     if around is None:
-        return call()
-    with around():
-        return call()
+        yield
+    else:
+        with around():
+            yield
+
+
+def _untimed_call(call, hooks: Hooks) -> None:
+    if hooks.before:
+        hooks.before()
+    with _entered(hooks.around):
+        out = call()
+    if hooks.after:
+        hooks.after(out)

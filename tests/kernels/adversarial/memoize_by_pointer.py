@@ -1,0 +1,29 @@
+# task: level1/19_ReLU
+# expect: output_mismatch
+# why: computes once per input buffer and replays the cached result afterwards, so repeated timed calls look free; timed calls get fresh input values in the same buffers, and a randomly chosen timed call is checked
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n_elements
+    tl.store(out_ptr + offs, tl.maximum(tl.load(x_ptr + offs, mask=mask), 0.0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cache = {}
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        key = (x.data_ptr(), x.shape) if x.is_cuda else (id(x), x.shape)
+        if key not in self.cache:
+            out = torch.empty_like(x)
+            n = x.numel()
+            relu_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)
+            self.cache[key] = out
+        return self.cache[key]
