@@ -13,6 +13,7 @@ import uuid
 from typing import Any, Optional
 
 from openenv.core.env_server.interfaces import Environment
+from openenv.core.env_server.types import EnvironmentMetadata
 
 from kernel_env.models import LANGUAGES, KernelAction, code_problem, KernelObservation, KernelState
 from server.config import Config
@@ -49,6 +50,12 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
     @property
     def state(self) -> KernelState:
         return self._state
+
+    def get_metadata(self) -> EnvironmentMetadata:
+        return EnvironmentMetadata(
+            name="kernel_env", version="0.1.0",
+            description="Write fast, correct GPU kernels (Triton or CUDA) for KernelBench tasks; "
+                        "rewarded by speedup over eager PyTorch or by the roofline.")
 
     def reset(self, seed: Optional[int] = None, episode_id: Optional[str] = None,
               task_id: Optional[str] = None, split: str = "train", language: str = "triton",
