@@ -61,7 +61,10 @@ def cpu_server(tmp_path_factory):
     log = tmp_path_factory.mktemp("log") / "eval.jsonl"
     stdout = tmp_path_factory.mktemp("out") / "server.out"
     with running_server({"KERNEL_ENV_MAX_TURNS": "2", "KERNEL_ENV_MAX_SESSIONS": "3",
-                         "KERNEL_ENV_EVAL_LOG": str(log)}, log_path=stdout) as url:
+                         "KERNEL_ENV_EVAL_LOG": str(log),
+                         "KERNEL_ENV_STAGE_TIMEOUTS": "correctness=20,timing=20",
+                         "KERNEL_ENV_WORKER_MEMORY_GB": "4"},
+                        log_path=stdout) as url:
         yield {"url": url, "log": log, "stdout": stdout}
 
 

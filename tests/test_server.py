@@ -122,3 +122,25 @@ def test_every_reset_and_step_is_logged_as_json(cpu_server):
     assert set(step["stage_seconds"]) >= {"static_check", "compile", "correctness", "timing"}
     stdout = cpu_server["stdout"].read_text()
     assert '"event": "step"' in stdout  # always on stdout as well
+
+
+def test_one_server_scores_honest_kernels_and_survives_every_exploit(cpu_server):
+    """Through the real server and client: legitimate kernels for ReLU, Softmax, Frobenius,
+    matmul and a fused level-2 task score > 0; every adversarial kernel gets reward 0 with its
+    reason; the same session and server go on to the end."""
+    import re
+    from tests.conftest import KERNELS
+
+    honest = ["relu", "softmax", "frobenius_norm", "square_matmul", "gemm_multiply_leaky_relu"]
+    paths = [KERNELS / "legit" / f"{n}.py" for n in honest] + sorted((KERNELS / "adversarial").glob("*.py"))
+    with KernelEnv(base_url=cpu_server["url"]).sync() as env:
+        for path in paths:
+            source = path.read_text()
+            task, expect = re.search(r"# task: (\S+)", source)[1], re.search(r"# expect: (\S+)", source)[1]
+            env.reset(task_id=task)
+            obs = env.step(KernelAction(code=source)).observation
+            if expect == "ok":
+                assert obs.stage == "scored" and obs.reward > 0, (path.name, obs.feedback)
+            else:
+                assert obs.error_class == expect and obs.reward == 0, (path.name, obs.feedback)
+                assert obs.feedback
