@@ -18,7 +18,7 @@ from openenv.core.env_server.types import EnvironmentMetadata
 from kernel_env.models import LANGUAGES, KernelAction, code_problem, KernelObservation, KernelState
 from server.config import Config
 from server.eval_log import EvalLog
-from server.evaluation.protocol import EvalResult
+from server.evaluation.protocol import EvalRequest, EvalResult
 from server.evaluators import Evaluator
 from server.prompt import build_problem
 from server.tasks import SPLITS, TaskStore, UnknownTask
@@ -83,8 +83,9 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
             turn=0, max_turns=cfg.max_turns,
         )
         self._source = task.source()
-        problem = build_problem(task.task_id, self._source, language, trials=5, atol=1e-2,
-                                rtol=1e-2, max_turns=cfg.max_turns)
+        rules = EvalRequest(code="", reference_source="")  # the evaluator's defaults
+        problem = build_problem(task.task_id, self._source, language, trials=rules.trials,
+                                atol=rules.atol, rtol=rules.rtol, max_turns=cfg.max_turns)
         obs = self._observation(stage="ready", problem=problem, feedback=(
             f"task {task.task_id}: submit class ModelNew ({language}); {cfg.max_turns} turns"))
         self.services.log.write(event="reset", episode=self._state.episode_id, task=task.task_id,

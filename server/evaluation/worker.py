@@ -47,6 +47,16 @@ class ChildOutcome:
         return next((m["payload"] for m in self.messages if m.get("event") == "done"), None)
 
 
+def _die_with_parent() -> None:
+    """If the host is killed (server shutdown), its evaluations must not run on as orphans."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the host still kills the process group when it can
+
+
 def _close_inherited_fds(keep: tuple) -> None:
     low = 3
     for fd in sorted(keep):
@@ -80,6 +90,7 @@ class _CappedText:
 def _child_main(job, write_fd: int, workdir: str, keep: tuple = ()) -> None:
     """Runs in the forked child: isolate, run the job, report, and leave without cleanup."""
     os.setpgrp()  # the host can kill everything this evaluation starts
+    _die_with_parent()
     _close_inherited_fds(keep=(write_fd, *keep))  # e.g. the host's protocol stream: not forgeable
     log = os.open(os.path.join(workdir, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     devnull = os.open(os.devnull, os.O_RDONLY)
