@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from server.evaluation import pipeline
+from server.evaluation import scoring
 from server.evaluation.protocol import EvalRequest, EvalResult
 from server.evaluation.stages import StageFailure
 from server.evaluators import CpuEvaluator, MockEvaluator
@@ -48,7 +48,7 @@ def scored(runtime_ms: float, reject: float = 0.8) -> EvalResult:
     req = EvalRequest(code="", reference_source="", nominal_gpu="H100 SXM", roofline_reject=reject)
     result = EvalResult(stage="timing", correct=True, runtime_ms=runtime_ms, ref_runtime_ms=1.0,
                         speedup=1.0 / runtime_ms, timing_meaningful=True, max_abs_error=0.0)
-    pipeline._score(req, profile, torch.device("cpu"), result)
+    scoring.score(req, profile, torch.device("cpu"), result)
     return result
 
 

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from server.evaluation import integrity
-from server.evaluation.worker import describe_death, run_in_child
+from server.evaluation.children import describe_death, run_in_child
 from server.evaluators import CpuEvaluator
 from tests.conftest import BUNDLED, kernel_source
 

@@ -8,7 +8,6 @@ worker host caches them per task. `evaluate_candidate` runs the submission's sta
 from __future__ import annotations
 
 import contextlib
-import secrets
 import time
 from typing import Callable
 
@@ -22,9 +21,10 @@ from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, i
 from .inputs import correctness_trials, generate, trial_count
 from .loading import build_models, load_candidate, load_reference
 from .protocol import EvalRequest, EvalResult
-from .reward import compute_reward
+from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
 from .static_check import static_check
+from .timed_inputs import TimedOutputSampler
 from .timing import Hooks, time_forward
 
 TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
@@ -32,16 +32,6 @@ Progress = Callable[[str], None]
 # A kernel fault on the GPU surfaces as one of these errors; like a segfault on CPU, it is a crash.
 DEVICE_FAULTS = ("illegal memory access", "device-side assert", "unspecified launch failure",
                  "misaligned address", "illegal instruction")
-
-
-def device_name(device: torch.device) -> str:
-    return torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
-
-
-def gpu_spec(req: EvalRequest, device: torch.device):
-    if device.type == "cuda":
-        return roofline.detect_gpu(device_name(device))
-    return roofline.nominal_gpu(req.nominal_gpu)
 
 
 def profile_reference(req: EvalRequest, workdir: str) -> dict:
@@ -109,7 +99,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
     with clock.stage(STATIC_CHECK):
         static_check(req.code, req.language)
     if req.mock:
-        return _mock_score(req, profile, result)
+        return mock_score(req, profile, result)
     with clock.stage(COMPILE):
         if device.type == "cpu":
             install_interpreter_hooks()
@@ -126,7 +116,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
     with clock.stage(TIMING), torch.no_grad():
         _timing(req, reference, ref_model, new_model, guard, device, snap, profile, result)
     with clock.stage(SCORED):
-        _score(req, profile, device, result)
+        score(req, profile, device, result)
 
 
 def _check_integrity(snap: dict, stage: str) -> None:
@@ -215,7 +205,8 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
     before every call (memoising by pointer or content returns stale results), and one timed
     call picked at random, unknowable to the candidate, is checked afterwards with the last."""
     inputs = generate(reference.get_inputs, device, req.input_seed + TIMING_SEED_OFFSET)
-    sampler = _TimedOutputSampler(reference.get_inputs, inputs, device, req.input_seed)
+    sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
+                                 req.input_seed + TIMING_SEED_OFFSET)
 
     try:
         timing = time_forward(lambda: new_model(*inputs), device,
@@ -248,100 +239,3 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
     result.timing_meaningful = timing.meaningful
     result.ref_runtime_ms = profile["ref_runtime_ms"]
     result.speedup = profile["ref_runtime_ms"] / timing.median_ms if timing.median_ms > 0 else None
-
-
-class _TimedOutputSampler:
-    """Fresh inputs per timed call (when small) and a uniformly random timed call's output kept
-    for checking (reservoir sampling with an unobservable random source)."""
-
-    REFRESH_MAX_BYTES = 64 << 20  # above this, regenerating per call costs more than it saves;
-    # large memory-bound tasks are held by the roofline floor instead
-
-    def __init__(self, get_inputs, inputs: list, device: torch.device, seed: int):
-        self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
-        nbytes = sum(x.numel() * x.element_size() for x in inputs if torch.is_tensor(x))
-        self.refreshing = nbytes <= self.REFRESH_MAX_BYTES
-        self.saved = clone_inputs(inputs)
-        self.seed, self.calls = seed + TIMING_SEED_OFFSET + 1, 0
-        self.rng = secrets.SystemRandom()
-        self.kept = None
-        self.last = None
-
-    def refresh(self) -> None:
-        if self.refreshing:
-            fresh = generate(self.get_inputs, self.device, self.seed + self.calls)
-            for x, f in zip(self.inputs, fresh):
-                if torch.is_tensor(x):
-                    x.copy_(f)
-            self.saved = clone_inputs(self.inputs)
-
-    def observe(self, out) -> None:
-        self.calls += 1
-        if self.refreshing:  # large inputs are compared once, at the end (a pass over memory)
-            check_inputs_unchanged(self.inputs, self.saved, f"timed call #{self.calls}")
-        if self.rng.random() * self.calls < 1.0:  # keeps call k with probability 1/k
-            self.kept = (f"timed call #{self.calls}", self.saved if self.refreshing else self.inputs,
-                         _detached_copy(out))
-        self.last = (f"last timed call (#{self.calls})", self.saved, out)
-
-    def samples(self):
-        check_inputs_unchanged(self.inputs, self.saved, "timed calls")
-        return [s for s in (self.kept, self.last) if s is not None]
-
-
-def _detached_copy(out):
-    if torch.is_tensor(out) and type(out) is torch.Tensor:
-        return out.clone()
-    if isinstance(out, (tuple, list)):
-        return type(out)(_detached_copy(o) for o in out)
-    return out  # not a plain tensor: the check reports it
-
-
-def _score(req, profile, device, result: EvalResult) -> None:
-    spec = gpu_spec(req, device)
-    dtype = getattr(torch, profile["dtype"])
-    roof = roofline.roofline(profile["flops"], profile["bytes"], dtype, spec)
-    meaningful = result.timing_meaningful
-    result.roofline = {
-        "bound": roof.bound,
-        "arithmetic_intensity": roof.arithmetic_intensity,
-        "t_min_ms": roof.t_min_ms,
-        "roofline_frac": roofline.roofline_frac(roof.t_min_ms, result.runtime_ms) if meaningful else None,
-        "ref_roofline_frac": roofline.roofline_frac(roof.t_min_ms, result.ref_runtime_ms) if meaningful else None,
-        "roofline_gpu": roof.gpu + ("" if meaningful else " (nominal: timings not measured on it)"),
-        "flops": roof.flops,
-        "bytes": roof.bytes,
-    }
-    if meaningful and not roof.fallback and roofline.is_physically_impossible(
-            result.runtime_ms, roof.t_min_ms, req.roofline_reject):
-        raise StageFailure(TIMING, "impossible_timing", f"measured {result.runtime_ms:.4g} ms is below "
-                           f"{req.roofline_reject} x the roofline floor t_min = {roof.t_min_ms:.4g} ms on "
-                           f"{roof.gpu}: physically impossible, so the work was not all done in the timed call")
-    result.reward = compute_reward(
-        req.reward_mode, True,
-        speedup=result.speedup if meaningful else 1.0,
-        t_min_ms=roof.t_min_ms,
-        runtime_ms=result.runtime_ms if meaningful else None,
-    )
-    result.feedback = _success_feedback(result)
-
-
-def _mock_score(req, profile, result: EvalResult) -> None:
-    """The mock evaluator: static checks were real; correctness is assumed, timings are fake."""
-    result.stage, result.correct, result.timing_meaningful = SCORED, True, False
-    result.runtime_ms = result.ref_runtime_ms = result.speedup = 1.0
-    result.max_abs_error = 0.0
-    _score(req, profile, torch.device("cpu"), result)
-    result.feedback = ("MOCK evaluator: static checks passed; correctness was NOT checked and the "
-                       "timings are fake (speedup 1.0). Use the cpu or gpu evaluator for real results.")
-
-
-def _success_feedback(r: EvalResult) -> str:
-    text = f"correct on {r.trials_passed}/{r.trials_total} trials (max abs error {r.max_abs_error:.3g}). "
-    if r.timing_meaningful:
-        text += (f"runtime {r.runtime_ms:.4g} ms vs eager PyTorch {r.ref_runtime_ms:.4g} ms: "
-                 f"speedup {r.speedup:.3f}x.")
-    else:
-        text += ("timings on the cpu evaluator are not meaningful (Triton runs in its interpreter); "
-                 "the reward counts correctness only.")
-    return " ".join([text] + r.notes)

@@ -1,0 +1,307 @@
+"""Evaluation processes: forked from the warm worker host, watched, and always reaped.
+
+A child isolates itself (own process group, dies with its host, inherited descriptors closed,
+output to a capped log in its scratch directory), runs one job and reports JSON lines on a pipe.
+The host side enforces each stage's time limit and a memory limit and turns a child that dies or
+hangs into an error class and feedback.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import json
+import os
+import re
+import resource
+import select
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import traceback
+
+from .protocol import EvalRequest
+from .stages import CORRECTNESS
+
+CHILD_LOG_BYTES = 256 * 1024 * 1024  # RLIMIT_FSIZE: a flood of prints fails writes, not the host
+POLL_S = 0.05
+LOG_TAIL_CHARS = 64 * 1024
+
+
+class ChildOutcome:
+    def __init__(self, messages, stage, status, reason, log_tail):
+        self.messages, self.stage, self.status, self.reason, self.log_tail = (
+            messages, stage, status, reason, log_tail)
+
+    @property
+    def payload(self):
+        return next((m["payload"] for m in self.messages if m.get("event") == "done"), None)
+
+
+def _die_with_parent() -> None:
+    """If the host is killed (server shutdown), its evaluations must not run on as orphans."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the host still kills the process group when it can
+
+
+def _close_inherited_fds(keep: tuple) -> None:
+    low = 3
+    for fd in sorted(keep):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+
+
+class _CappedText:
+    """A text stream that keeps the first PRINT_CAP characters and drops the rest, so that a
+    submission printing in a hot loop is slowed by nothing and fails on nothing."""
+
+    PRINT_CAP = 4 * 1024 * 1024
+
+    def __init__(self, stream):
+        self.stream, self.written = stream, 0
+
+    def write(self, text: str) -> int:
+        if self.written < self.PRINT_CAP:
+            self.stream.write(text[: self.PRINT_CAP - self.written])
+        self.written += len(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+def _child_main(job, write_fd: int, workdir: str, keep: tuple = ()) -> None:
+    """Runs in the forked child: isolate, run the job, report, and leave without cleanup."""
+    os.setpgrp()  # the host can kill everything this evaluation starts
+    _die_with_parent()
+    _close_inherited_fds(keep=(write_fd, *keep))  # e.g. the host's protocol stream: not forgeable
+    log = os.open(os.path.join(workdir, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (CHILD_LOG_BYTES, CHILD_LOG_BYTES))
+    os.chdir(workdir)
+    os.environ["TMPDIR"] = workdir
+    os.environ["TORCH_EXTENSIONS_DIR"] = os.path.join(workdir, "torch_extensions")
+    sys.stdout = _CappedText(open(1, "w", buffering=1, closefd=False))
+    sys.stderr = _CappedText(open(2, "w", buffering=1, closefd=False))
+    faulthandler.enable(file=sys.stderr)  # a segfault's Python stack lands in the log tail
+
+    def send(message: dict) -> None:
+        data = (json.dumps(message) + "\n").encode()
+        os.write(write_fd, data)
+
+    try:
+        payload = job(lambda stage: send({"event": "stage", "stage": stage}))
+        send({"event": "done", "payload": payload})
+    except BaseException:  # the evaluator's own failure: report it, never hang the host
+        send({"event": "error", "traceback": traceback.format_exc()[-3000:]})
+    os._exit(0)
+
+
+class Child:
+    """A forked evaluation process: its pid, the pipe it reports on, its scratch directory."""
+
+    def __init__(self, job, keep: tuple = ()):
+        self.workdir = tempfile.mkdtemp(prefix="kernel_env_eval_")
+        read_fd, write_fd = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.close(read_fd)
+            try:
+                _child_main(job, write_fd, self.workdir, keep)
+            finally:
+                os._exit(1)
+        os.close(write_fd)
+        self.read_fd = read_fd
+
+    def watch(self, first_stage: str, timeouts: dict, memory_limit_gb: float) -> ChildOutcome:
+        """Wait for the result under the limits; always reap the child and its process group."""
+        try:
+            return _watch(self.pid, self.read_fd, first_stage, timeouts, memory_limit_gb, self.workdir)
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        os.close(self.read_fd)
+        _kill_group(self.pid)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def run_in_child(job, first_stage: str, timeouts: dict, memory_limit_gb: float) -> ChildOutcome:
+    """Fork, run `job(progress)` in the child, watch it; always reap it and its process group."""
+    return Child(job).watch(first_stage, timeouts, memory_limit_gb)
+
+
+class Spare(Child):
+    """A child forked ahead of the next request, off the critical path: it has already created
+    its CUDA context (~0.3 s) and waits for one job spec on a pipe, then runs it and exits."""
+
+    def __init__(self, device: str):
+        job_r, job_w = os.pipe()
+        super().__init__(lambda progress: _await_job(job_r, device, progress), keep=(job_r,))
+        os.close(job_r)
+        self.job_w = job_w
+
+    def run(self, spec: dict, first_stage: str, timeouts: dict, memory_limit_gb: float) -> ChildOutcome:
+        try:
+            with os.fdopen(self.job_w, "wb") as pipe:
+                pipe.write(json.dumps(spec).encode())
+        except (BrokenPipeError, OSError):
+            pass  # it died while warming up: watch() reports how
+        return self.watch(first_stage, timeouts, memory_limit_gb)
+
+    def discard(self) -> None:
+        try:
+            os.close(self.job_w)
+        except OSError:
+            pass
+        super().discard()
+
+
+def _await_job(job_r: int, device: str, progress):
+    """In a spare child: warm up the device, then read and run the job the host sends."""
+    import torch
+
+    from .pipeline import evaluate_candidate, prewarm, profile_reference
+
+    prewarm(torch.device(device))  # CUDA context and the evaluator's kernels, before the job
+    with os.fdopen(job_r, "rb") as pipe:
+        spec = json.loads(pipe.read())
+
+    req = EvalRequest.from_dict(spec["request"])
+    if spec["kind"] == "profile":
+        progress(CORRECTNESS)
+        return profile_reference(req, os.getcwd())
+    return evaluate_candidate(req, spec["profile"], os.getcwd(), progress).to_dict()
+
+
+def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir) -> ChildOutcome:
+    messages, buffer = [], b""
+    deadline = time.monotonic() + float(timeouts.get(stage, 60))
+    limit_bytes = memory_limit_gb * (1 << 30)
+    eof = False
+    while True:
+        ready, _, _ = select.select([read_fd], [], [], POLL_S)
+        if ready:
+            chunk = os.read(read_fd, 1 << 16)
+            eof = not chunk
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                try:
+                    msg = json.loads(line)
+                except ValueError:
+                    continue
+                messages.append(msg)
+                if msg.get("event") == "stage":
+                    stage = msg["stage"]
+                    deadline = time.monotonic() + float(timeouts.get(stage, 60))
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done and (eof or not ready):
+            _drain(read_fd, messages, buffer)
+            return ChildOutcome(messages, stage, status, None, _log_tail(workdir))
+        if time.monotonic() > deadline:
+            return _stop(pid, messages, stage, "timeout", workdir)
+        if _rss_bytes(pid) > limit_bytes:
+            return _stop(pid, messages, stage, "out_of_memory", workdir)
+
+
+def _drain(read_fd, messages, buffer) -> None:
+    while True:
+        ready, _, _ = select.select([read_fd], [], [], 0)
+        chunk = os.read(read_fd, 1 << 16) if ready else b""
+        if not chunk:
+            break
+        buffer += chunk
+    for line in buffer.split(b"\n"):
+        if line.strip():
+            try:
+                messages.append(json.loads(line))
+            except ValueError:
+                pass
+
+
+def _stop(pid, messages, stage, reason, workdir) -> ChildOutcome:
+    _kill_group(pid)
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+    return ChildOutcome(messages, stage, None, reason, _log_tail(workdir))
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass
+
+
+def _rss_bytes(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def _log_tail(workdir: str) -> str:
+    try:
+        with open(os.path.join(workdir, "output.log"), "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - LOG_TAIL_CHARS))
+            return f.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def describe_death(outcome: ChildOutcome, limits: dict) -> tuple[str, str]:
+    """(error_class, feedback) for a child that produced no result."""
+    stage = outcome.stage
+    tail = _summarise_log(outcome.log_tail)
+    if outcome.reason == "timeout":
+        return "timeout", f"stage '{stage}' ran past its {limits.get(stage)} s limit and was killed{tail}"
+    if outcome.reason == "out_of_memory":
+        return "out_of_memory", f"the evaluation exceeded the host memory limit during '{stage}' and was killed{tail}"
+    errors = [m for m in outcome.messages if m.get("event") == "error"]
+    if errors:
+        return "internal_error", "the evaluator failed: " + errors[-1]["traceback"][-1500:]
+    status = outcome.status or 0
+    if os.WIFSIGNALED(status):
+        sig = signal.Signals(os.WTERMSIG(status)).name
+        if sig == "SIGKILL":
+            return "out_of_memory", f"the process was killed (SIGKILL) during '{stage}', most likely by the system's out-of-memory killer{tail}"
+        return "crash", f"the process died with {sig} during '{stage}' (e.g. an invalid memory access in a kernel or extension){tail}"
+    code = os.WEXITSTATUS(status)
+    return "crash", (f"the process exited (code {code}) during '{stage}' before reporting a result; "
+                     f"do not call os._exit/sys.exit or kill the process{tail}")
+
+
+def _summarise_log(log: str) -> str:
+    """A fatal error's own frames in the submission, else the last lines the process printed."""
+    log = log.strip()
+    if not log:
+        return ""
+    fatal = log.rfind("Fatal Python error")
+    if fatal >= 0:
+        lines = log[fatal:].splitlines()
+        own = [re.sub(r'"[^"]*/submission.py"', "submission.py", line.strip())
+               for line in lines if "submission.py" in line][:5]
+        return "\n" + "\n".join([lines[0]] + own)
+    return f"\nlast output:\n{log[-600:]}"

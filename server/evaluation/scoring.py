@@ -1,0 +1,71 @@
+"""Stage 5, scored: the roofline figures, the impossible-timing check and the reward."""
+
+from __future__ import annotations
+
+import torch
+
+from . import roofline
+from .protocol import EvalRequest, EvalResult
+from .reward import compute_reward
+from .stages import SCORED, TIMING, StageFailure
+
+
+def device_name(device: torch.device) -> str:
+    return torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
+
+
+def gpu_spec(req: EvalRequest, device: torch.device):
+    """The GPU whose roof applies: the one timed on, or the nominal one off a GPU."""
+    if device.type == "cuda":
+        return roofline.detect_gpu(device_name(device))
+    return roofline.nominal_gpu(req.nominal_gpu)
+
+
+def score(req, profile, device, result: EvalResult) -> None:
+    spec = gpu_spec(req, device)
+    dtype = getattr(torch, profile["dtype"])
+    roof = roofline.roofline(profile["flops"], profile["bytes"], dtype, spec)
+    meaningful = result.timing_meaningful
+    result.roofline = {
+        "bound": roof.bound,
+        "arithmetic_intensity": roof.arithmetic_intensity,
+        "t_min_ms": roof.t_min_ms,
+        "roofline_frac": roofline.roofline_frac(roof.t_min_ms, result.runtime_ms) if meaningful else None,
+        "ref_roofline_frac": roofline.roofline_frac(roof.t_min_ms, result.ref_runtime_ms) if meaningful else None,
+        "roofline_gpu": roof.gpu + ("" if meaningful else " (nominal: timings not measured on it)"),
+        "flops": roof.flops,
+        "bytes": roof.bytes,
+    }
+    if meaningful and not roof.fallback and roofline.is_physically_impossible(
+            result.runtime_ms, roof.t_min_ms, req.roofline_reject):
+        raise StageFailure(TIMING, "impossible_timing", f"measured {result.runtime_ms:.4g} ms is below "
+                           f"{req.roofline_reject} x the roofline floor t_min = {roof.t_min_ms:.4g} ms on "
+                           f"{roof.gpu}: physically impossible, so the work was not all done in the timed call")
+    result.reward = compute_reward(
+        req.reward_mode, True,
+        speedup=result.speedup if meaningful else 1.0,
+        t_min_ms=roof.t_min_ms,
+        runtime_ms=result.runtime_ms if meaningful else None,
+    )
+    result.feedback = _success_feedback(result)
+
+
+def mock_score(req, profile, result: EvalResult) -> None:
+    """The mock evaluator: static checks were real; correctness is assumed, timings are fake."""
+    result.stage, result.correct, result.timing_meaningful = SCORED, True, False
+    result.runtime_ms = result.ref_runtime_ms = result.speedup = 1.0
+    result.max_abs_error = 0.0
+    score(req, profile, torch.device("cpu"), result)
+    result.feedback = ("MOCK evaluator: static checks passed; correctness was NOT checked and the "
+                       "timings are fake (speedup 1.0). Use the cpu or gpu evaluator for real results.")
+
+
+def _success_feedback(r: EvalResult) -> str:
+    text = f"correct on {r.trials_passed}/{r.trials_total} trials (max abs error {r.max_abs_error:.3g}). "
+    if r.timing_meaningful:
+        text += (f"runtime {r.runtime_ms:.4g} ms vs eager PyTorch {r.ref_runtime_ms:.4g} ms: "
+                 f"speedup {r.speedup:.3f}x.")
+    else:
+        text += ("timings on the cpu evaluator are not meaningful (Triton runs in its interpreter); "
+                 "the reward counts correctness only.")
+    return " ".join([text] + r.notes)
