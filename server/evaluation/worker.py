@@ -52,8 +52,10 @@ class Host:
             profile = outcome.payload
             if profile is None:
                 error_class, feedback = describe_death(outcome, limits)
+                hint = ("; the task is too large for this evaluator's limits (KernelBench's full "
+                        "shapes need the gpu evaluator)" if error_class in ("timeout", "out_of_memory") else "")
                 return EvalResult(stage=STATIC_CHECK, error_class="internal_error",
-                                  feedback=f"profiling the reference failed ({error_class}): {feedback}")
+                                  feedback=f"profiling the reference failed ({error_class}): {feedback}{hint}")
             self.profiles[key] = profile
         outcome = self._run({"kind": "candidate", "request": req.to_dict(), "profile": profile},
                             STATIC_CHECK, req)
