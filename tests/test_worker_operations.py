@@ -42,6 +42,8 @@ def block_of(out_ptr, n, BLOCK: tl.constexpr):
 
 
 ALLOWED = {
+    "cat": lambda x: torch.cat([x, x], dim=0),
+    "stack": lambda x: torch.stack([x, x]),
     "empty_like": lambda x: torch.empty_like(x),
     "zeros": lambda x: torch.zeros(3, 4, device=x.device),
     "full": lambda x: torch.full((2,), 1.5, device=x.device),

@@ -64,8 +64,9 @@ ALLOWED_OP_NAMES = (
     "t", "t_", "expand", "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "as_strided", "slice",
     "select", "narrow", "split", "split_with_sizes", "unsafe_split", "chunk", "unbind", "flatten",
     "unflatten", "alias", "detach", "view_as", "movedim",
-    # copies within one device (copy_ and _to_copy are checked separately)
-    "clone", "contiguous",
+    # copies within one device (copy_ and _to_copy are checked separately); concatenation is a
+    # copy too, and honest level-3 kernels (DenseNet, Inception) assemble outputs with it
+    "clone", "contiguous", "cat", "concat", "concatenate", "stack",
     # metadata, which reaches the dispatcher only for some tensor subclasses
     "sym_size", "sym_stride", "sym_numel", "sym_storage_offset", "size", "stride", "dim",
     "numel", "storage_offset", "is_contiguous", "is_same_size", "is_non_overlapping_and_dense",
