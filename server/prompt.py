@@ -21,9 +21,8 @@ FORWARD_RULES = (
     "Inside `forward`, PyTorch may only allocate (torch.empty/zeros/full/empty_like/new_empty...), "
     "change layout (view, reshape, permute, transpose, contiguous, expand, unsqueeze...) and copy "
     "on the same device (clone, copy_, torch.cat/stack). Tensor arithmetic, reductions, dtype "
-    "casts, scalar "
-    "extraction (.item(), float(t)), copies to another device and numpy are rejected: compute in "
-    "your kernels. Not allowed anywhere: torch.compile/inductor/jit, library kernels, subclassing "
+    "casts, scalar extraction (.item(), float(t)), copies to another device and numpy are "
+    "rejected: compute in your kernels. Not allowed anywhere: torch.compile/inductor/jit, library kernels, subclassing "
     "Model, threads/processes/ctypes, patching torch, writing into the inputs."
 )
 
