@@ -301,9 +301,16 @@ def install_interpreter_hooks() -> None:
     The interpreter copies arguments to host storages and back with ordinary torch calls, which
     the guard must not see; and it has no GPU timer, so an autotuned kernel runs its first config
     instead of benchmarking them all."""
+    from triton.runtime import interpreter
     from triton.runtime.autotuner import Autotuner
-    from triton.runtime.interpreter import GridExecutor
-    _wrap_once(GridExecutor, "__call__", _paused_launch)
+    # Only the interpreter's own argument handling is paused, not the kernel body: Python that a
+    # kernel calls at run time (which on a GPU could only run at compile time) stays guarded.
+    _wrap_once(interpreter.GridExecutor, "_init_args_hst", _paused_launch)
+    _wrap_once(interpreter.GridExecutor, "_restore_args_dev", _paused_launch)
+    if not getattr(interpreter._implicit_cvt, "_kernel_env_hook", False):
+        paused_cvt = functools.wraps(interpreter._implicit_cvt)(_paused_call(interpreter._implicit_cvt))
+        paused_cvt._kernel_env_hook = True
+        interpreter._implicit_cvt = paused_cvt
     _wrap_once(Autotuner, "run", _first_config_when_interpreted)
 
 
@@ -321,6 +328,13 @@ def _paused_launch(original):
         with _paused():
             return original(self, *args, **kwargs)
     return launch
+
+
+def _paused_call(original):
+    def call(*args, **kwargs):
+        with _paused():
+            return original(*args, **kwargs)
+    return call
 
 
 def _first_config_when_interpreted(original):

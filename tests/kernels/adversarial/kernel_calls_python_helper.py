@@ -1,0 +1,27 @@
+# task: level1/19_ReLU
+# expect: forbidden_op
+# why: the kernel calls a plain Python helper that runs torch on the stashed input: in the interpreter that runs at launch time, on a GPU at compile time, and the guard sees it either way
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+STASH = {}
+
+
+def peek(ptr):
+    STASH["out"].copy_(torch.relu(STASH["x"]))
+    return ptr
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):
+    peek(x_ptr)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        STASH["x"], STASH["out"] = x, out
+        relu_kernel[(1,)](x, out, x.numel(), BLOCK=1024)
+        return out
