@@ -50,7 +50,9 @@ def test_adversarial_kernel_is_rejected_on_the_gpu_as_on_cpu(evaluator, path):
     if fields["expect"] == "ok":
         assert result.stage == "scored", result.feedback
         return
-    assert result.error_class == fields["expect"], f"{result.stage}: {result.feedback}"
+    # `expect_gpu` where a GPU compiler stops the exploit earlier than the interpreter can
+    expected = fields.get("expect_gpu", fields["expect"])
+    assert result.error_class == expected, f"{result.stage}: {result.feedback}"
     assert result.reward == 0.0
 
 

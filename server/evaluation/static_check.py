@@ -273,12 +273,14 @@ def _decorator_names(fn: ast.FunctionDef, aliases: dict[str, str]) -> list[str]:
 
 def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
     kernels, autotuned = [], False
-    for fn in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
-        decorators = _decorator_names(fn, aliases)
-        if any(d in JIT_DECORATORS for d in decorators):
-            kernels.append(fn.name)
-            autotuned |= any(d in WRAPPING_DECORATORS for d in decorators)
-            _check_kernel_body(fn, aliases)
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    jitted = [fn for fn in functions if any(d in JIT_DECORATORS for d in _decorator_names(fn, aliases))]
+    plain = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))} - {
+        fn.name for fn in jitted}
+    for fn in jitted:
+        kernels.append(fn.name)
+        autotuned |= any(d in WRAPPING_DECORATORS for d in _decorator_names(fn, aliases))
+        _check_kernel_body(fn, aliases, plain)
     _require(bool(kernels), "Triton mode: define at least one `@triton.jit` kernel and launch it "
              "from ModelNew.forward as `kernel[grid](...)`")
     launched = {
@@ -293,9 +295,14 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
     return StaticReport(kernels=tuple(kernels), autotuned=autotuned)
 
 
-def _check_kernel_body(fn: ast.FunctionDef, aliases: dict[str, str]) -> None:
-    """Inside @triton.jit only Triton runs on a GPU; the interpreter would run torch/numpy too."""
+def _check_kernel_body(fn: ast.FunctionDef, aliases: dict[str, str], plain: set[str]) -> None:
+    """Inside @triton.jit only Triton runs on a GPU; the interpreter would run torch/numpy too,
+    and plain Python helpers called from a kernel would run there at launch time."""
     for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in plain:
+            _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{node.func.id}`, which is not "
+                  "a @triton.jit function; kernels may call only @triton.jit functions and "
+                  "triton.language")
         if isinstance(node, ast.Name):
             root = aliases.get(node.id, "").split(".")[0]
             if root in ("torch", "numpy"):

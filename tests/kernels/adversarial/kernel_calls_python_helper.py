@@ -1,6 +1,6 @@
 # task: level1/19_ReLU
-# expect: forbidden_op
-# why: the kernel calls a plain Python helper that runs torch on the stashed input: in the interpreter that runs at launch time, on a GPU at compile time, and the guard sees it either way
+# expect: format_violation
+# why: the kernel calls a plain Python helper that would run torch on the stashed input (in the interpreter at launch time); kernels may call only @triton.jit functions
 import torch
 import torch.nn as nn
 import triton

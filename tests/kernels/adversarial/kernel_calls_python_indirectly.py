@@ -1,0 +1,32 @@
+# task: level1/19_ReLU
+# expect: forbidden_op
+# expect_gpu: compile_error
+# why: calls a Python helper through a dict, past the static rule; in the interpreter it runs at launch time and the guard sees its torch call; a GPU compiler refuses the non-constexpr global
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+STASH = {}
+HELPERS = {}
+
+
+def peek(ptr):
+    STASH["out"].copy_(torch.relu(STASH["x"]))
+    return ptr
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):
+    HELPERS["peek"](x_ptr)
+
+
+HELPERS["peek"] = peek
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        STASH["x"], STASH["out"] = x, out
+        relu_kernel[(1,)](x, out, x.numel(), BLOCK=1024)
+        return out
