@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-import torch
 
 from server.evaluation import scoring
 from server.evaluation.protocol import EvalRequest, EvalResult
@@ -44,12 +43,27 @@ def test_cpu_evaluator_roofline_reward_mode_pays_correctness_only():
 
 def scored(runtime_ms: float, reject: float = 0.8) -> EvalResult:
     # A 256^3 fp32 matmul on an H100 SXM: intensity 42.7 FLOP/B is under the ridge, memory-bound.
-    profile = {"flops": 2 * 256**3, "bytes": 12 * 256**2, "dtype": "float32", "ref_runtime_ms": 1.0}
+    profile = {"flops": 2 * 256**3, "bytes": 12 * 256**2, "dtype": "float32", "ref_runtime_ms": 1.0,
+               "device_name": "cpu"}
     req = EvalRequest(code="", reference_source="", nominal_gpu="H100 SXM", roofline_reject=reject)
     result = EvalResult(stage="timing", correct=True, runtime_ms=runtime_ms, ref_runtime_ms=1.0,
                         speedup=1.0 / runtime_ms, timing_meaningful=True, max_abs_error=0.0)
-    scoring.score(req, profile, torch.device("cpu"), result)
+    scoring.score(req, profile, result)
     return result
+
+
+def test_the_host_recomputes_speedup_and_reward_from_its_own_reference_time():
+    """A child reporting a huge reward or a fake reference time gains nothing."""
+    profile = {"flops": 0, "bytes": 4096, "dtype": "float32", "ref_runtime_ms": 2.0,
+               "device_name": "NVIDIA H200"}
+    forged = EvalResult(stage="scored", correct=True, reward=3.3, runtime_ms=1.0, ref_runtime_ms=500.0,
+                        speedup=500.0, timing_meaningful=True, max_abs_error=0.0)
+    result = scoring.rescore(EvalRequest(code="", reference_source=""), profile, forged)
+    assert result.speedup == pytest.approx(2.0) and result.reward == pytest.approx(0.3 + 1.0)
+    impossible = EvalResult(stage="scored", correct=True, runtime_ms=1e-9, timing_meaningful=True,
+                            max_abs_error=0.0)
+    assert scoring.rescore(EvalRequest(code="", reference_source=""), profile,
+                           impossible).error_class == "impossible_timing"
 
 
 def test_timings_below_the_floor_are_rejected_as_impossible():

@@ -137,3 +137,22 @@ def test_threads_started_by_submission_code_are_found(tmp_path):
     found = integrity.foreign_threads(before)
     assert len(found) == 1 and "submission.py" in found[0]
     assert integrity.foreign_threads(integrity.thread_ids()) == []
+
+
+def test_a_report_without_the_evaluations_secret_is_ignored():
+    """Code that finds the result pipe and writes a forged report gains nothing."""
+    import json
+    import stat
+
+    def forge(progress):
+        for fd in os.listdir("/proc/self/fd"):
+            try:
+                if stat.S_ISFIFO(os.fstat(int(fd)).st_mode):
+                    os.write(int(fd), (json.dumps({"event": "done", "payload": {"reward": 3.3}}) + "\n").encode())
+            except OSError:
+                pass
+        os._exit(0)
+
+    outcome = run_in_child(forge, "correctness", LIMITS, 4.0)
+    assert outcome.payload is None
+    assert describe_death(outcome, LIMITS)[0] == "crash"

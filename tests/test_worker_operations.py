@@ -303,3 +303,16 @@ def test_array_protocols_and_printer_internals_are_refused_statically(source):
     with pytest.raises(StageFailure) as err:
         static_check(program, "cuda")
     assert err.value.error_class == "format_violation" and "not allowed" in err.value.feedback
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="pinning host memory needs CUDA")
+@pytest.mark.parametrize("pin", [lambda: torch.empty(8, pin_memory=True),
+                                 lambda: torch.empty(8).pin_memory()], ids=["kwarg", "method"])
+def test_pinned_host_memory_is_refused(pin):
+    """Device kernels can write pinned host memory; host-side torch could then compute on it."""
+    guard = DispatchGuard("cuda")
+    with pytest.raises(ForbiddenOperation) as err:
+        with guard:
+            pin()
+    assert err.value.reason == OFF_DEVICE

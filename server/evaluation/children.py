@@ -13,6 +13,7 @@ import json
 import os
 import re
 import resource
+import secrets
 import select
 import shutil
 import signal
@@ -79,7 +80,7 @@ class _CappedText:
         return getattr(self.stream, name)
 
 
-def _child_main(job, write_fd: int, workdir: str, keep: tuple = ()) -> None:
+def _child_main(job, write_fd: int, workdir: str, keep: tuple = (), token: str = "") -> None:
     """Runs in the forked child: isolate, run the job, report, and leave without cleanup."""
     os.setpgrp()  # the host can kill everything this evaluation starts
     _die_with_parent()
@@ -99,7 +100,7 @@ def _child_main(job, write_fd: int, workdir: str, keep: tuple = ()) -> None:
     faulthandler.enable(file=sys.stderr)  # a segfault's Python stack lands in the log tail
 
     def send(message: dict) -> None:
-        data = (json.dumps(message) + "\n").encode()
+        data = (json.dumps(dict(message, token=token)) + "\n").encode()
         os.write(write_fd, data)
 
     try:
@@ -115,12 +116,15 @@ class Child:
 
     def __init__(self, job, keep: tuple = ()):
         self.workdir = tempfile.mkdtemp(prefix="kernel_env_eval_")
+        # Messages without this token are ignored: code that finds the pipe still has to find
+        # a secret that lives only in the evaluator's closures to forge a report.
+        self.token = secrets.token_hex(16)
         read_fd, write_fd = os.pipe()
         self.pid = os.fork()
         if self.pid == 0:
             os.close(read_fd)
             try:
-                _child_main(job, write_fd, self.workdir, keep)
+                _child_main(job, write_fd, self.workdir, keep, self.token)
             finally:
                 os._exit(1)
         os.close(write_fd)
@@ -129,7 +133,8 @@ class Child:
     def watch(self, first_stage: str, timeouts: dict, memory_limit_gb: float) -> ChildOutcome:
         """Wait for the result under the limits; always reap the child and its process group."""
         try:
-            return _watch(self.pid, self.read_fd, first_stage, timeouts, memory_limit_gb, self.workdir)
+            return _watch(self.pid, self.read_fd, first_stage, timeouts, memory_limit_gb,
+                          self.workdir, self.token)
         finally:
             self.discard()
 
@@ -187,7 +192,15 @@ def _await_job(job_r: int, device: str, progress):
     return evaluate_candidate(req, spec["profile"], os.getcwd(), progress).to_dict()
 
 
-def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir) -> ChildOutcome:
+def _parse(line: bytes, token: str) -> dict | None:
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        return None
+    return msg if isinstance(msg, dict) and msg.get("token") == token else None
+
+
+def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir, token) -> ChildOutcome:
     messages, buffer = [], b""
     deadline = time.monotonic() + float(timeouts.get(stage, 60))
     limit_bytes = memory_limit_gb * (1 << 30)
@@ -200,9 +213,8 @@ def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir) -> ChildOutc
             buffer += chunk
             while b"\n" in buffer:
                 line, buffer = buffer.split(b"\n", 1)
-                try:
-                    msg = json.loads(line)
-                except ValueError:
+                msg = _parse(line, token)
+                if msg is None:
                     continue
                 messages.append(msg)
                 if msg.get("event") == "stage":
@@ -210,7 +222,7 @@ def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir) -> ChildOutc
                     deadline = time.monotonic() + float(timeouts.get(stage, 60))
         done, status = os.waitpid(pid, os.WNOHANG)
         if done and (eof or not ready):
-            _drain(read_fd, messages, buffer)
+            _drain(read_fd, messages, buffer, token)
             return ChildOutcome(messages, stage, status, None, _log_tail(workdir))
         if time.monotonic() > deadline:
             return _stop(pid, messages, stage, "timeout", workdir)
@@ -218,7 +230,7 @@ def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir) -> ChildOutc
             return _stop(pid, messages, stage, "out_of_memory", workdir)
 
 
-def _drain(read_fd, messages, buffer) -> None:
+def _drain(read_fd, messages, buffer, token) -> None:
     while True:
         ready, _, _ = select.select([read_fd], [], [], 0)
         chunk = os.read(read_fd, 1 << 16) if ready else b""
@@ -226,11 +238,9 @@ def _drain(read_fd, messages, buffer) -> None:
             break
         buffer += chunk
     for line in buffer.split(b"\n"):
-        if line.strip():
-            try:
-                messages.append(json.loads(line))
-            except ValueError:
-                pass
+        msg = _parse(line, token) if line.strip() else None
+        if msg is not None:
+            messages.append(msg)
 
 
 def _stop(pid, messages, stage, reason, workdir) -> ChildOutcome:

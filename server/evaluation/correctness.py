@@ -112,6 +112,9 @@ def _check_normalization(o: torch.Tensor, task_id: str | None, label: str) -> No
 
 def check_inputs_unchanged(inputs: list, saved: list, label: str) -> None:
     for i, (x, s) in enumerate(zip(inputs, saved)):
+        if torch.is_tensor(x) and type(x) is not torch.Tensor:  # a swapped __class__ runs hooks
+            raise StageFailure(CORRECTNESS, "tampering", f"{label}: input {i} is no longer a plain "
+                               "torch.Tensor; do not change your inputs' type")
         if torch.is_tensor(x) and not (x.shape == s.shape and torch.equal(x, s)):
             _fail("input_mutated", f"{label}: forward wrote into input {i}; inputs are read-only, "
                   "write results to a tensor you allocate")
@@ -124,7 +127,11 @@ def clone_inputs(inputs: list) -> list:
 def check_deterministic(first, second, *, atol: float, rtol: float, label: str) -> None:
     """Two runs on the same input must agree within tolerance: garbage that happens to pass once
     (uninitialised memory, races) rarely passes twice."""
-    for a, b in zip(as_tensors(first, "your"), as_tensors(second, "your")):
+    firsts, seconds = as_tensors(first, "your"), as_tensors(second, "your")
+    if len(firsts) != len(seconds) or any(a.shape != b.shape for a, b in zip(firsts, seconds)):
+        _fail("nondeterministic", f"{label}: two runs on the same input returned differently "
+              "shaped results")
+    for a, b in zip(firsts, seconds):
         close = torch.isclose(a, b, atol=atol, rtol=rtol, equal_nan=True)
         if not bool(close.all()):
             idx = _first_index(~close, a.shape)

@@ -162,6 +162,7 @@ def _allowed_rule(device_type, args, kwargs):
 
 
 _CONDITIONAL = {torch.ops.aten.copy_: _copy_rule, torch.ops.aten._to_copy: _to_copy_rule}
+_PINNING = _packets(("_pin_memory", "pin_memory"))
 
 
 @functools.cache
@@ -209,6 +210,10 @@ class _DispatchCheck(TorchDispatchMode):
         kwargs = kwargs or {}
         if not _pause_state.depth:
             guard = self.guard
+            if kwargs.get("pin_memory") or func.overloadpacket in _PINNING:
+                # Pinned host memory is addressable by device kernels: a kernel could stage the
+                # input there for host-side torch to compute on, past the host-only exemption.
+                guard._refuse(str(func), OFF_DEVICE)
             reason = _rule(func)(guard.device_type, args, kwargs)
             if reason and not (guard.device_type != "cpu" and _host_only(args, kwargs)):
                 guard._refuse(str(func), reason)

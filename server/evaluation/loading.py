@@ -41,7 +41,9 @@ def load_reference(source: str, workdir: str) -> ModuleType:
     path = os.path.join(workdir, "reference.py")
     with open(path, "w") as f:
         f.write(source)
-    return import_file(path, "kernel_env_reference")
+    module = import_file(path, "kernel_env_reference")
+    sys.modules.pop("kernel_env_reference", None)  # not importable by the submission
+    return module
 
 
 def load_candidate(source: str, workdir: str, language: str, device: torch.device) -> tuple[ModuleType, str]:

@@ -71,6 +71,7 @@ class _Clock:
 
     def __init__(self, progress: Progress, result: EvalResult):
         self.progress, self.result = progress, result
+        self.snap = None  # the integrity snapshot, once taken
 
     @contextlib.contextmanager
     def stage(self, name: str):
@@ -88,7 +89,12 @@ def evaluate_candidate(req: EvalRequest, profile: dict, workdir: str, progress: 
     result = EvalResult(stage=STATIC_CHECK, device=profile.get("device_name", str(device)))
     clock = _Clock(progress, result)
     try:
-        _run_stages(req, profile, workdir, device, clock, result)
+        try:
+            _run_stages(req, profile, workdir, device, clock, result)
+        except Exception:
+            if clock.snap is not None:  # candidate code ran: a tampered process explains it
+                _check_integrity(clock.snap, result.stage)
+            raise  # else the evaluator's own failure: internal_error
     except StageFailure as failure:
         result.stage, result.error_class, result.feedback = failure.stage, failure.error_class, failure.feedback
         result.correct, result.reward = False, 0.0
@@ -104,8 +110,10 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         if device.type == "cpu":
             install_interpreter_hooks()
         reference = load_reference(req.reference_source, workdir)
-        snap = integrity.snapshot()
-        snap["threads"] = integrity.thread_ids()
+        integrity.record_thread_starts()
+        extra = _reference_namespaces(reference)
+        snap = dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra)
+        clock.snap = snap
         candidate, candidate_file = load_candidate(req.code, workdir, req.language, device)
         _check_integrity(snap, COMPILE)
         ref_model, new_model = build_models(reference, candidate, candidate_file, device)
@@ -116,15 +124,21 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
     with clock.stage(TIMING), torch.no_grad():
         _timing(req, reference, ref_model, new_model, guard, device, snap, profile, result)
     with clock.stage(SCORED):
-        score(req, profile, device, result)
+        score(req, profile, result)
+
+
+def _reference_namespaces(reference) -> dict:
+    """The task module and its Model class: a patched reference would grade against itself."""
+    return {"reference": reference, "reference.Model": reference.Model}
 
 
 def _check_integrity(snap: dict, stage: str) -> None:
     threads = integrity.foreign_threads(snap["threads"])
     if threads:
-        raise StageFailure(stage, "tampering", f"your code left threads running ({', '.join(threads[:3])}); "
+        raise StageFailure(stage, "tampering", f"your code started threads ({', '.join(threads[:3])}); "
                            "work on other threads escapes the dispatch guard")
-    changed = integrity.changed({k: v for k, v in snap.items() if k != "threads"})
+    changed = integrity.changed({k: v for k, v in snap.items() if k not in ("threads", "extra")},
+                                snap["extra"])
     if changed:
         raise StageFailure(stage, "tampering", "your code replaced parts of torch the evaluator "
                            f"relies on: {', '.join(changed[:5])}; do not monkeypatch torch")
@@ -147,8 +161,10 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
             out = model(*inputs)
         if device.type == "cuda":
             torch.cuda.synchronize(device)  # asynchronous kernel faults surface here
-    except ForbiddenOperation:
-        pass  # reported below from the sticky record, even if the candidate caught it
+    except ForbiddenOperation as exc:
+        if guard.violation is None:  # raised by the candidate itself, not by the guard
+            raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: forward raised "
+                               + describe_exception(exc, file)) from None
     except BaseException as exc:
         if isinstance(exc, torch.OutOfMemoryError) or "can't allocate memory" in str(exc):
             raise StageFailure(CORRECTNESS, "out_of_memory", f"{label}: out of memory: "

@@ -14,15 +14,17 @@ def device_name(device: torch.device) -> str:
     return torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
 
 
-def gpu_spec(req: EvalRequest, device: torch.device):
-    """The GPU whose roof applies: the one timed on, or the nominal one off a GPU."""
-    if device.type == "cuda":
-        return roofline.detect_gpu(device_name(device))
+def gpu_spec(req: EvalRequest, profiled_on: str):
+    """The GPU whose roof applies: the one the reference was profiled on (by name, so the host
+    never initialises CUDA), or the nominal one off a GPU."""
+    if profiled_on not in ("cpu", "mock"):
+        return roofline.detect_gpu(profiled_on)
     return roofline.nominal_gpu(req.nominal_gpu)
 
 
-def score(req, profile, device, result: EvalResult) -> None:
-    spec = gpu_spec(req, device)
+def score(req, profile, result: EvalResult) -> None:
+    """Fill in the roofline and the reward of a correct result; refuse impossible timings."""
+    spec = gpu_spec(req, profile["device_name"])
     dtype = getattr(torch, profile["dtype"])
     roof = roofline.roofline(profile["flops"], profile["bytes"], dtype, spec)
     meaningful = result.timing_meaningful
@@ -55,9 +57,34 @@ def mock_score(req, profile, result: EvalResult) -> None:
     result.stage, result.correct, result.timing_meaningful = SCORED, True, False
     result.runtime_ms = result.ref_runtime_ms = result.speedup = 1.0
     result.max_abs_error = 0.0
-    score(req, profile, torch.device("cpu"), result)
+    score(req, profile, result)
     result.feedback = ("MOCK evaluator: static checks passed; correctness was NOT checked and the "
                        "timings are fake (speedup 1.0). Use the cpu or gpu evaluator for real results.")
+
+
+def rescore(req: EvalRequest, profile: dict, result: EvalResult) -> EvalResult:
+    """Recompute, in the worker host, what a correct result's reward follows from: the speedup
+    against the host's own cached reference time, the roofline floor, the reward. A child that
+    ran candidate code can report a runtime, but not its reward or the reference's time."""
+    if not result.correct or result.stage != SCORED or req.mock:
+        result.reward = result.reward if (result.correct and result.stage == SCORED) else 0.0
+        return result
+    if result.timing_meaningful:
+        if not result.runtime_ms or result.runtime_ms <= 0:
+            return _failed(result, "tampering", "the reported runtime is not a positive number")
+        result.ref_runtime_ms = profile["ref_runtime_ms"]
+        result.speedup = result.ref_runtime_ms / result.runtime_ms
+    try:
+        score(req, profile, result)
+    except StageFailure as failure:
+        return _failed(result, failure.error_class, failure.feedback)
+    return result
+
+
+def _failed(result: EvalResult, error_class: str, feedback: str) -> EvalResult:
+    result.stage, result.error_class, result.feedback = TIMING, error_class, feedback
+    result.correct, result.reward = False, 0.0
+    return result
 
 
 def _success_feedback(r: EvalResult) -> str:

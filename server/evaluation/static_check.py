@@ -20,6 +20,11 @@ _CONCURRENCY = "threads, processes and native calls run work the dispatch guard 
 _ARRAYS = "other array libraries compute outside your kernel"
 _INTROSPECTION = "introspection can reach into the evaluator"
 _LIBRARY = "library kernels are not your kernel; write it yourself"
+_EVALUATOR = "the evaluator and the task's reference are not yours to import"
+_FILES = "submissions may not touch files, descriptors or sockets"
+# The only `os` names a kernel file has a use for; everything else in `os` is refused (it reaches
+# descriptors, files and processes).
+OS_ALLOWED = {"os", "os.environ", "os.getenv", "os.path", "os.cpu_count", "os.getpid", "os._exit"}
 
 # Dotted-name prefix -> why it is forbidden. Matched against resolved names (aliases followed).
 FORBIDDEN_NAMES = {
@@ -80,6 +85,26 @@ FORBIDDEN_NAMES = {
     "sys.settrace": _INTROSPECTION,
     "sys.setprofile": _INTROSPECTION,
     "pickle": _INTROSPECTION,
+    "server": _EVALUATOR,
+    "kernel_env": _EVALUATOR,
+    "kernel_env_reference": _EVALUATOR,
+    "submission": _EVALUATOR,
+    "__main__": _EVALUATOR,
+    "io": _FILES,
+    "pathlib": _FILES,
+    "shutil": _FILES,
+    "tempfile": _FILES,
+    "fcntl": _FILES,
+    "mmap": _FILES,
+    "socket": _FILES,
+    "select": _FILES,
+    "logging": _CONCURRENCY,
+    "queue": _CONCURRENCY,
+    "sched": _CONCURRENCY,
+    "socketserver": _CONCURRENCY,
+    "weakref": _INTROSPECTION,
+    "atexit": _INTROSPECTION,
+    "torch.cuda.cudart": _DISPATCH,
     "marshal": _INTROSPECTION,
     "triton.ops": _LIBRARY,
     "triton.kernels": _LIBRARY,
@@ -111,12 +136,23 @@ FORBIDDEN_ATTRIBUTES = {
         "__subclasses__", "__globals__", "__builtins__", "__code__", "__closure__", "__dict__",
         "__import__", "__loader__", "__spec__", "__setattr__", "__delattr__", "f_back", "f_globals", "f_locals", "f_builtins",
         "tb_frame", "gi_frame", "cr_frame", "ag_frame", "__torch_function__", "__torch_dispatch__",
-        "__dlpack__", "__cuda_array_interface__", "__array_interface__",
+        "__dlpack__", "__cuda_array_interface__", "__array_interface__", "__class__", "__del__",
+        "__reduce_ex__", "__getattribute__",
     )
 }
 
 # Module roots whose attributes a submission may not assign (monkeypatching).
 PROTECTED_ROOTS = ("torch", "triton", "numpy", "math", "os", "sys")
+
+MAGIC_METHODS = {
+    "__torch_function__": _DISPATCH,
+    "__torch_dispatch__": _DISPATCH,
+    "__del__": "finalizers run after the guard has exited",
+    "__getattr__": _INTROSPECTION,
+    "__getattribute__": _INTROSPECTION,
+    "__array_function__": _ARRAYS,
+    "__array_ufunc__": _ARRAYS,
+}
 
 JIT_DECORATORS = {"triton.jit"}
 WRAPPING_DECORATORS = {"triton.autotune", "triton.heuristics"}
@@ -134,6 +170,7 @@ def static_check(source: str, language: str) -> StaticReport:
     tree = _parse(source)
     aliases = _import_aliases(tree)
     _check_names(tree, aliases, language)
+    _check_magic_methods(tree)
     _check_model_new(tree, aliases)
     if language == "cuda":
         _require(_calls(tree, aliases, "torch.utils.cpp_extension.load_inline"),
@@ -231,6 +268,8 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
             reason = FORBIDDEN_BUILTINS.get(node.func.id)
             if reason and node.func.id not in aliases:
                 _fail(f"{_where(node)}: `{node.func.id}(...)` is not allowed: {reason}")
+            if node.func.id in ("getattr", "setattr", "delattr", "hasattr") and node.func.id not in aliases:
+                _check_dynamic_attribute(node)
             if node.func.id in ("setattr", "delattr") and node.args:
                 target = _dotted(node.args[0], aliases) or ""
                 if target.split(".")[0] in PROTECTED_ROOTS:
@@ -244,9 +283,27 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
 
 
 def _reject_name(name: str, language: str, node: ast.AST) -> None:
+    if name.split(".")[0] == "os" and ".".join(name.split(".")[:2]) not in OS_ALLOWED:
+        _fail(f"{_where(node)}: `{name}` is not allowed: {_FILES}")
     reason = _forbidden_reason(name, language)
     if reason:
         _fail(f"{_where(node)}: `{name}` is not allowed: {reason}")
+
+
+def _check_dynamic_attribute(node: ast.Call) -> None:
+    """getattr & co. may name only public attributes, as literals: computed or private names
+    are how static rules get routed around (getattr(torch, '_' + 'C'))."""
+    name = node.args[1] if len(node.args) > 1 else None
+    if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and not name.value.startswith("_")):
+        _fail(f"{_where(node)}: `{node.func.id}` needs a literal, public attribute name "
+              "(no computed or underscore names)")
+
+
+def _check_magic_methods(tree: ast.Module) -> None:
+    """Methods that run evaluator-invisible code later, or intercept torch for a whole type."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in MAGIC_METHODS:
+            _fail(f"line {node.lineno}: defining `{node.name}` is not allowed: {MAGIC_METHODS[node.name]}")
 
 
 def _check_model_new(tree: ast.Module, aliases: dict[str, str]) -> None:
@@ -299,6 +356,9 @@ def _check_kernel_body(fn: ast.FunctionDef, aliases: dict[str, str], plain: set[
     """Inside @triton.jit only Triton runs on a GPU; the interpreter would run torch/numpy too,
     and plain Python helpers called from a kernel would run there at launch time."""
     for node in ast.walk(fn):
+        if isinstance(node, ast.Attribute) and node.attr in ("handle", "data"):
+            _fail(f"line {node.lineno}: `.{node.attr}` inside the kernel `{fn.name}` reaches the "
+                  "interpreter's arrays; use triton.language operations")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in plain:
             _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{node.func.id}`, which is not "
                   "a @triton.jit function; kernels may call only @triton.jit functions and "

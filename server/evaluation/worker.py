@@ -60,7 +60,9 @@ class Host:
         outcome = self._run({"kind": "candidate", "request": req.to_dict(), "profile": profile},
                             STATIC_CHECK, req)
         if outcome.payload is not None:
-            return EvalResult.from_dict(outcome.payload)
+            from .scoring import rescore  # imports torch: only once the host is set up
+
+            return rescore(req, profile, EvalResult.from_dict(outcome.payload))
         error_class, feedback = describe_death(outcome, limits)
         return EvalResult(stage=outcome.stage, error_class=error_class, feedback=feedback,
                           device=profile.get("device_name", ""))
