@@ -25,6 +25,8 @@ _FILES = "submissions may not touch files, descriptors or sockets"
 # The only `os` names a kernel file has a use for; everything else in `os` is refused (it reaches
 # descriptors, files and processes).
 OS_ALLOWED = {"os", "os.environ", "os.getenv", "os.path", "os.cpu_count", "os.getpid", "os._exit"}
+SYS_ALLOWED = {"sys", "sys.exit", "sys.maxsize", "sys.version_info", "sys.platform", "sys.stdout",
+               "sys.stderr", "sys.float_info"}
 
 # Dotted-name prefix -> why it is forbidden. Matched against resolved names (aliases followed).
 FORBIDDEN_NAMES = {
@@ -137,7 +139,8 @@ FORBIDDEN_ATTRIBUTES = {
         "__import__", "__loader__", "__spec__", "__setattr__", "__delattr__", "f_back", "f_globals", "f_locals", "f_builtins",
         "tb_frame", "gi_frame", "cr_frame", "ag_frame", "__torch_function__", "__torch_dispatch__",
         "__dlpack__", "__cuda_array_interface__", "__array_interface__", "__class__", "__del__",
-        "__reduce_ex__", "__getattribute__",
+        "__reduce_ex__", "__getattribute__", "__stdout__", "__stderr__", "__stdin__", "buffer",
+        "raw", "fileno", "_stream",
     )
 }
 
@@ -264,6 +267,9 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
                 _fail(f"{_where(node)}: `.{node.attr}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.attr]}")
             if _root(node) in aliases:  # local variables that share a module's name are fine
                 _reject_name(_dotted(node, aliases) or "", language, node)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and isinstance(
+                node.func.func, ast.Name) and node.func.func.id == "type":
+            _fail(f"{_where(node)}: calling `type(...)(...)` is not allowed: {_INTROSPECTION}")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             reason = FORBIDDEN_BUILTINS.get(node.func.id)
             if reason and node.func.id not in aliases:
@@ -283,7 +289,9 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
 
 
 def _reject_name(name: str, language: str, node: ast.AST) -> None:
-    if name.split(".")[0] == "os" and ".".join(name.split(".")[:2]) not in OS_ALLOWED:
+    head = ".".join(name.split(".")[:2])
+    if (name.split(".")[0] == "os" and head not in OS_ALLOWED) or (
+            name.split(".")[0] == "sys" and head not in SYS_ALLOWED):
         _fail(f"{_where(node)}: `{name}` is not allowed: {_FILES}")
     reason = _forbidden_reason(name, language)
     if reason:
