@@ -64,8 +64,9 @@ def load_candidate(source: str, workdir: str, language: str, device: torch.devic
 
 
 def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: str,
-                 device: torch.device):
-    """Model and ModelNew from the same init inputs and the same seed, on the device."""
+                 device: torch.device, eval_mode: bool = False):
+    """Model and ModelNew from the same init inputs and the same seed, on the device; both in
+    eval mode when the reference is random in training mode (dropout), or none could match it."""
     init_inputs = list(reference.get_init_inputs())
     torch.manual_seed(WEIGHT_SEED)
     ref_model = reference.Model(*init_inputs).to(device)
@@ -77,4 +78,7 @@ def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: s
                            "failed: " + describe_exception(exc, candidate_file)) from None
     if not isinstance(new_model, torch.nn.Module):
         raise StageFailure(COMPILE, "compile_error", "ModelNew(...) did not build an nn.Module")
+    if eval_mode:
+        ref_model.eval()
+        new_model.eval()
     return ref_model, new_model
