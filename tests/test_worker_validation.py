@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-import torch
+
+torch = pytest.importorskip("torch")  # the seed: these run on a CPU-only PyTorch, skip without one
 
 from server.evaluation.correctness import check_deterministic, check_inputs_unchanged, check_output, tolerances
 from server.evaluation.inputs import correctness_trials, describe_extra_inputs, trial_count
