@@ -149,6 +149,9 @@ def load_config(env: dict | None = None) -> Config:
     if nominal not in GPU_SPECS:
         raise ConfigError(f"KERNEL_ENV_NOMINAL_GPU={nominal!r} is not valid; valid: {', '.join(GPU_SPECS)}")
     log = env.get("KERNEL_ENV_EVAL_LOG")
+    if log and not os.access(Path(log).resolve().parent, os.W_OK):
+        raise ConfigError(f"KERNEL_ENV_EVAL_LOG={log!r}: its directory does not exist or is not "
+                          "writable; valid: a file path in a writable directory, or unset")
     return Config(
         tasks_dir=tasks_dir,
         tasks_source=source,

@@ -51,6 +51,7 @@ def test_session_timeout_outlasts_the_longest_possible_step():
     ("KERNELBENCH_DIR", "/nonexistent/kb", "not a directory"),
     ("KERNEL_ENV_STAGE_TIMEOUTS", "linking=5", "unknown stage"),
     ("KERNEL_ENV_NOMINAL_GPU", "RTX 9090", "H100 SXM"),
+    ("KERNEL_ENV_EVAL_LOG", "/nonexistent/dir/eval.jsonl", "writable directory"),
 ])
 def test_bad_values_name_the_variable_and_valid_values(var, value, named):
     with pytest.raises(ConfigError) as err:
