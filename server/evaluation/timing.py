@@ -65,19 +65,18 @@ def _summary(times_ms: list[float], wall_s: float, meaningful: bool, candidate_s
 
 def _time_cpu(call: Callable[[], object], hooks: Hooks) -> Timing:
     start_all = _perf_counter()
-    _untimed_call(call, hooks)
+    _hooked(call, hooks)
     times = []
+
+    def wall_clock(call):
+        t0 = _perf_counter()
+        out = call()
+        times.append((_perf_counter() - t0) * 1e3)
+        return out
+
     wall0 = _perf_counter()
     for _ in range(CPU_TRIALS):
-        if hooks.before:
-            hooks.before()
-        with _entered(hooks.around):
-            t0 = _perf_counter()
-            out = call()
-            times.append((_perf_counter() - t0) * 1e3)
-        if hooks.after:
-            hooks.after(out)
-        del out
+        _hooked(call, hooks, wall_clock)
     end = _perf_counter()
     return _summary(times, end - wall0, meaningful=False, candidate_s=end - start_all)
 
@@ -86,28 +85,27 @@ def _time_cuda(call, device: torch.device, hooks: Hooks) -> Timing:
     flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.float32, device=device)
     warm0 = _perf_counter()
     for _ in range(WARMUP_CALLS):
-        _untimed_call(call, hooks)
+        _hooked(call, hooks)
     _synchronize(device)
     t0 = _perf_counter()
-    _untimed_call(call, hooks)
+    _hooked(call, hooks)
     _synchronize(device)
     estimate = max(_perf_counter() - t0, 1e-6)
     n = int(min(MAX_TRIALS, max(MIN_TRIALS, BUDGET_S / estimate)))
     starts = [_Event(enable_timing=True) for _ in range(n)]
     ends = [_Event(enable_timing=True) for _ in range(n)]
+
+    def events(call, i):
+        flush.zero_()  # before the start event: its cost is not timed
+        starts[i].record()
+        out = call()
+        _synchronize(device)  # work left on other streams is counted too
+        ends[i].record()
+        return out
+
     wall0 = _perf_counter()
     for i in range(n):
-        if hooks.before:
-            hooks.before()
-        flush.zero_()
-        with _entered(hooks.around):  # entered outside the timed interval
-            starts[i].record()
-            out = call()
-            _synchronize(device)
-            ends[i].record()
-        if hooks.after:
-            hooks.after(out)
-        del out
+        _hooked(call, hooks, lambda c: events(c, i))
     _synchronize(device)
     end = _perf_counter()
     return _summary([s.elapsed_time(e) for s, e in zip(starts, ends)], end - wall0, meaningful=True,
@@ -123,10 +121,11 @@ def _entered(around):
             yield
 
 
-def _untimed_call(call, hooks: Hooks) -> None:
+def _hooked(call, hooks: Hooks, measure=None) -> None:
+    """One call with its hooks around it; `measure(call)` (if any) times only the call itself."""
     if hooks.before:
         hooks.before()
-    with _entered(hooks.around):
-        out = call()
+    with _entered(hooks.around):  # entered outside the measured interval
+        out = measure(call) if measure else call()
     if hooks.after:
         hooks.after(out)
