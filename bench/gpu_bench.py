@@ -34,19 +34,29 @@ CASES = [  # (label, task id, kernel)
 ]
 
 
-def run_case(ev, root: Path, task: str, kernel: str, repeats: int) -> dict:
-    code, ref = (LEGIT / kernel).read_text(), (root / f"{task}.py").read_text()
+def evaluate_repeatedly(ev, code: str, ref: str, task: str, count: int, gap_s: float,
+                        guard_last: bool = False) -> list | str:
+    """(latency, result) per evaluation, `gap_s` apart; an error string if one was not scored."""
     rows = []
-    for i in range(repeats + 2):  # cold, warm x repeats, then one that also times without the guard
+    for i in range(count):
         req = ev.request(code, ref, task, "triton")
-        req.measure_guard_overhead = i == repeats + 1
+        req.measure_guard_overhead = guard_last and i == count - 1
         t0 = time.perf_counter()
         result = ev.pool.evaluate(req)
         latency = time.perf_counter() - t0
         if result.stage != "scored":
-            return {"error": f"{result.error_class}: {result.feedback[:300]}"}
+            return f"{result.error_class}: {result.feedback[:300]}"
         rows.append((latency, result))
-        time.sleep(1.0)  # an RL loop generates the next submission meanwhile: the spare warms up
+        time.sleep(gap_s)  # an RL loop generates the next submission meanwhile: the spare warms up
+    return rows
+
+
+def run_case(ev, root: Path, task: str, kernel: str, repeats: int) -> dict:
+    code, ref = (LEGIT / kernel).read_text(), (root / f"{task}.py").read_text()
+    # cold, warm x repeats, then one that also times without the guard
+    rows = evaluate_repeatedly(ev, code, ref, task, repeats + 2, 1.0, guard_last=True)
+    if isinstance(rows, str):
+        return {"error": rows}
     cold, warm, guard = rows[0], rows[1:-1], rows[-1][1]
     speedups = [r.speedup for _, r in warm]
     mean = statistics.mean(speedups)
@@ -60,16 +70,37 @@ def run_case(ev, root: Path, task: str, kernel: str, repeats: int) -> dict:
         "ref_ms": warm[0][1].ref_runtime_ms,
         "speedup": mean,
         "speedups": [round(x, 4) for x in speedups],
-        "spread_pct": 100 * (max(speedups) - min(speedups)) / mean,
+        "spread_pct": 100 * max(abs(x - mean) for x in speedups) / mean,  # +-, around the mean
         "guard_pct": 100 * guard.guard_overhead,
         "roofline_frac": warm[0][1].roofline["roofline_frac"],
     }
+
+
+def provenance_case(root: Path, task: str, kernel: str, repeats: int, gap_s: float) -> dict:
+    """Kernel provenance on every step (KERNEL_ENV_PROVENANCE=all): the recordings' own cost
+    once CUPTI is up (the spare starts it during the gap), and the step latency."""
+    ev = GpuEvaluator((0,), memory_limit_gb=64.0, provenance="all")
+    ev.pool.start(background=False)
+    try:
+        code, ref = (LEGIT / kernel).read_text(), (root / f"{task}.py").read_text()
+        rows = evaluate_repeatedly(ev, code, ref, task, repeats + 1, gap_s)
+    finally:
+        ev.close()
+    if isinstance(rows, str):
+        return {"error": rows}
+    warm = rows[1:]
+    latency = statistics.median(lat for lat, _ in warm)
+    cost = statistics.median(r.provenance_seconds for _, r in warm)
+    return {"warm_s": latency, "record_s": cost, "record_pct": 100 * cost / latency,
+            "kernels": warm[0][1].kernels_seen}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernelbench-dir", type=Path)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--provenance-gap", type=float, default=7.0,
+                        help="seconds between steps with provenance on (CUPTI starts in the gap)")
     args = parser.parse_args()
     ev = GpuEvaluator((0,), memory_limit_gb=64.0)
     t0 = time.perf_counter()
@@ -83,8 +114,14 @@ def main() -> None:
             table.append((f"{suite} {label}", row))
             print(f"{suite} {label}: {row}", flush=True)
     ev.close()
+    provenance = []
+    for suite, root in roots[-1:]:
+        for label, task, kernel in CASES[:2]:
+            row = provenance_case(root, task, kernel, 3, args.provenance_gap)
+            provenance.append((f"{suite} {label}", row))
+            print(f"provenance {suite} {label}: {row}", flush=True)
     head = (f"{'case':<22}{'cold s':>8}{'warm s':>8}{'ovh s':>7}{'corr s':>8}{'time s':>8}"
-            f"{'ms':>10}{'ref ms':>10}{'speedup':>9}{'spread%':>9}{'guard%':>8}{'roof':>6}")
+            f"{'ms':>10}{'ref ms':>10}{'speedup':>9}{'+-spd%':>9}{'guard%':>8}{'roof':>6}")
     print("\n" + head + "\n" + "-" * len(head))
     for name, r in table:
         if "error" in r:
@@ -94,6 +131,14 @@ def main() -> None:
               f"{r['stages']['correctness']:>8.2f}{r['stages']['timing']:>8.2f}{r['runtime_ms']:>10.4f}"
               f"{r['ref_ms']:>10.4f}{r['speedup']:>9.3f}{r['spread_pct']:>9.2f}{r['guard_pct']:>8.2f}"
               f"{r['roofline_frac']:>6.2f}")
+    print(f"\nkernel provenance on every step (KERNEL_ENV_PROVENANCE=all), steps {args.provenance_gap:.0f} s apart")
+    print(f"{'case':<22}{'warm s':>8}{'record s':>10}{'record %':>10}  kernels recorded")
+    for name, r in provenance:
+        if "error" in r:
+            print(f"{name:<22} ERROR {r['error']}")
+            continue
+        print(f"{name:<22}{r['warm_s']:>8.2f}{r['record_s']:>10.4f}{r['record_pct']:>10.2f}  "
+              f"{', '.join(k[:40] for k in r['kernels'])}")
 
 
 if __name__ == "__main__":

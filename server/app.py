@@ -19,7 +19,7 @@ def build_services(config: Config):
 
     common = dict(reward_mode=config.reward, roofline_reject=config.roofline_reject,
                   nominal_gpu=config.nominal_gpu, stage_timeouts=config.stage_timeouts,
-                  memory_limit_gb=config.worker_memory_gb)
+                  memory_limit_gb=config.worker_memory_gb, provenance=config.provenance)
     if config.evaluator == "gpu":
         evaluator = GpuEvaluator(config.gpus, **common)
     elif config.evaluator == "cpu":

@@ -21,10 +21,11 @@ class Evaluator:
 
     def __init__(self, *, reward_mode: str = "speedup", roofline_reject: float = 0.8,
                  nominal_gpu: str = "H100 SXM", stage_timeouts: dict | None = None,
-                 memory_limit_gb: float = 16.0, trials: int = 5, atol: float = 1e-2, rtol: float = 1e-2):
+                 memory_limit_gb: float = 16.0, trials: int = 5, atol: float = 1e-2, rtol: float = 1e-2,
+                 provenance: str = "cuda"):
         self.defaults = dict(reward_mode=reward_mode, roofline_reject=roofline_reject,
                              nominal_gpu=nominal_gpu, memory_limit_gb=memory_limit_gb,
-                             trials=trials, atol=atol, rtol=rtol)
+                             trials=trials, atol=atol, rtol=rtol, provenance=provenance)
         if stage_timeouts:
             self.defaults["stage_timeouts"] = dict(stage_timeouts)
 
@@ -51,7 +52,9 @@ class WorkerEvaluator(Evaluator):
         super().__init__(**kwargs)
         self.name = "gpu" if devices[0].startswith("cuda") else "cpu"
         limits = self.defaults.get("stage_timeouts") or EvalRequest("", "").stage_timeouts
-        self.pool = WorkerPool(devices, step_timeout_s or 2 * sum(limits.values()) + 120)
+        # With provenance on every submission, spare processes start CUPTI (~5 s) ahead of time.
+        args = ("--prewarm-profiler",) if self.name == "gpu" and self.defaults["provenance"] == "all" else ()
+        self.pool = WorkerPool(devices, step_timeout_s or 2 * sum(limits.values()) + 120, args)
 
     def start(self) -> None:
         self.pool.start()

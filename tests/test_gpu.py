@@ -25,6 +25,17 @@ def evaluator():
     ev.close()
 
 
+@pytest.fixture(scope="module")
+def strict_evaluator():
+    """Kernel provenance on every submission (KERNEL_ENV_PROVENANCE=all): honest Triton kernels
+    must pass it too."""
+    ev = GpuEvaluator((0,), provenance="all", stage_timeouts={"static_check": 10, "compile": 240,
+                                                              "correctness": 60, "timing": 60})
+    ev.pool.start(background=False)
+    yield ev
+    ev.close()
+
+
 def evaluate(evaluator, path):
     fields = header(path)
     reference = (BUNDLED / f"{fields['task']}.py").read_text()
@@ -33,8 +44,8 @@ def evaluate(evaluator, path):
 
 
 @pytest.mark.parametrize("path", cases("legit") + cases("cuda"))
-def test_kernel_gets_its_verdict_on_the_gpu(evaluator, path):
-    fields, result = evaluate(evaluator, path)
+def test_kernel_gets_its_verdict_on_the_gpu(strict_evaluator, path):
+    fields, result = evaluate(strict_evaluator, path)
     if fields["expect"] != "ok":
         assert result.error_class == fields["expect"], result.feedback
         return
@@ -42,6 +53,8 @@ def test_kernel_gets_its_verdict_on_the_gpu(evaluator, path):
     assert result.correct and result.reward > 0 and result.timing_meaningful
     assert result.runtime_ms > 0 and result.ref_runtime_ms > 0 and 0.01 < result.speedup < 100
     assert result.roofline["roofline_frac"] is not None and "H200" in result.roofline["roofline_gpu"]
+    # provenance really recorded: the submission's own kernels were seen, nothing foreign
+    assert result.kernels_seen, "no kernels were recorded"
 
 
 @pytest.mark.parametrize("path", cases("adversarial"))
@@ -64,3 +77,9 @@ def test_the_gpu_is_clean_after_every_exploit(evaluator):
 def test_cuda_compile_errors_show_the_first_real_error(evaluator):
     _, result = evaluate(evaluator, KERNELS / "cuda" / "compile_error_cuda.py")
     assert result.stage == "compile" and "undefined_function" in result.feedback
+
+
+def test_provenance_names_the_vendor_kernel(evaluator):
+    _, result = evaluate(evaluator, KERNELS / "cuda" / "vendor_blas_in_extension.py")
+    assert result.error_class == "foreign_kernel" and "neither your own" in result.feedback
+    assert result.reward == 0.0

@@ -14,7 +14,7 @@ from typing import Callable
 
 import torch
 
-from . import integrity, roofline
+from . import integrity, provenance, roofline
 from .correctness import (as_tensors, check_deterministic, check_inputs_unchanged, check_output, clone_inputs,
                           reference_output)
 from .feedback import describe_exception
@@ -115,9 +115,10 @@ def evaluate_candidate(req: EvalRequest, profile: dict, workdir: str, progress: 
 
 def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult) -> None:
     with clock.stage(STATIC_CHECK):
-        static_check(req.code, req.language)
+        report = static_check(req.code, req.language)
     if req.mock:
         return mock_score(req, profile, result)
+    kernels = _kernel_check(req, device, report)
     with clock.stage(COMPILE):
         if device.type == "cpu":
             install_interpreter_hooks()
@@ -133,11 +134,39 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         _check_integrity(snap, COMPILE)
     guard = DispatchGuard(device, candidate_file)
     with clock.stage(CORRECTNESS), torch.no_grad():
-        _correctness(req, reference, ref_model, new_model, guard, device, snap, result)
+        _correctness(req, reference, ref_model, new_model, guard, device, snap, result, kernels)
     with clock.stage(TIMING), torch.no_grad():
-        _timing(req, reference, ref_model, new_model, guard, device, snap, profile, result)
+        _timing(req, reference, ref_model, new_model, guard, device, snap, profile, result, kernels)
     with clock.stage(SCORED):
         score(req, profile, result)
+
+
+class _KernelCheck:
+    """Kernel provenance for one evaluation: records chosen forwards, rejects foreign kernels."""
+
+    def __init__(self, recorder: provenance.KernelRecorder, own: provenance.OwnKernels):
+        self.recorder, self.own = recorder, own
+
+    def verify(self, stage: str, result: EvalResult) -> None:
+        result.kernels_seen = [k[:200] for k in self.recorder.seen[:20]]
+        result.provenance_seconds = round(self.recorder.overhead_s, 4)
+        foreign = provenance.foreign_kernels(self.recorder.seen, self.own)
+        if foreign:
+            shown = "; ".join(k if len(k) < 160 else k[:157] + "..." for k in foreign[:3])
+            raise StageFailure(stage, "foreign_kernel", f"your forward launched {len(foreign)} device "
+                               f"kernel(s) that are neither your own nor layout copies: {shown}. "
+                               "Launch only kernels you define (vendor libraries and torch's "
+                               "compute kernels are not allowed, on any thread)")
+
+
+def _kernel_check(req, device, report) -> _KernelCheck | None:
+    """Started before any candidate code runs: CUPTI comes up on its own thread meanwhile."""
+    wanted = req.provenance == "all" or (req.provenance == "cuda" and req.language == "cuda")
+    if device.type != "cuda" or not wanted:
+        return None
+    recorder = provenance.shared_recorder()
+    recorder.start()
+    return _KernelCheck(recorder, provenance.own_kernels(req.code, req.language, report.kernels))
 
 
 def _reference_namespaces(reference) -> dict:
@@ -158,11 +187,15 @@ def _check_integrity(snap: dict, stage: str) -> None:
 
 
 def _run_candidate(model, inputs: list, guard: DispatchGuard, device: torch.device, label: str,
-                   result: EvalResult):
-    """One guarded forward; every way it can fail becomes a classified StageFailure."""
+                   result: EvalResult, kernels: _KernelCheck | None = None):
+    """One guarded forward (its kernels recorded when `kernels` is given); every way it can fail
+    becomes a classified StageFailure."""
+    if kernels is not None:
+        kernels.recorder.wait()  # CUPTI's start-up is not the candidate's time
     t0 = time.perf_counter()
     try:
-        return _guarded_forward(model, inputs, guard, device, label)
+        with kernels.recorder.record() if kernels else contextlib.nullcontext():
+            return _guarded_forward(model, inputs, guard, device, label)
     finally:
         result.candidate_seconds += time.perf_counter() - t0
 
@@ -200,20 +233,27 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
     return out
 
 
-def _correctness(req, reference, ref_model, new_model, guard, device, snap, result) -> None:
+def _correctness(req, reference, ref_model, new_model, guard, device, snap, result, kernels) -> None:
+    """Every trial's forward is checked; the kernels of the second run of trial 0 (compiled and
+    autotuned by then) and of the last trial are recorded when kernel provenance is on."""
     model64 = copy.deepcopy(ref_model).double() if device.type == "cpu" else None
     result.trials_total = trial_count(req.trials, req.task_id)
     worst = 0.0
     for k, trial in enumerate(correctness_trials(reference.get_inputs, device, req.input_seed,
                                                  req.trials, req.task_id)):
         saved = clone_inputs(trial.inputs)
-        out = _run_candidate(new_model, trial.inputs, guard, device, trial.label, result)
+        last = k == result.trials_total - 1
+        out = _run_candidate(new_model, trial.inputs, guard, device, trial.label, result,
+                             kernels if last else None)
         check_inputs_unchanged(trial.inputs, saved, trial.label)
         _check_integrity(snap, CORRECTNESS)
         if k == 0:
-            again = _run_candidate(new_model, clone_inputs(saved), guard, device, trial.label, result)
+            again = _run_candidate(new_model, clone_inputs(saved), guard, device, trial.label, result,
+                                   kernels)
             check_deterministic(out, again, atol=req.atol, rtol=req.rtol, label=trial.label)
             del again
+        if kernels is not None:
+            kernels.verify(CORRECTNESS, result)
         ref = reference_output(ref_model, saved, model64)
         worst = max(worst, check_output(out, ref, atol=req.atol, rtol=req.rtol,
                                         task_id=req.task_id, label=trial.label))
@@ -226,17 +266,24 @@ def _correctness(req, reference, ref_model, new_model, guard, device, snap, resu
                             "only (the interpreter cannot benchmark configs)")
 
 
-def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, result) -> None:
+def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, result, kernels) -> None:
     """Time the candidate on inputs it cannot predict: small inputs are regenerated in place
     before every call (memoising by pointer or content returns stale results), and one timed
-    call picked at random, unknowable to the candidate, is checked afterwards with the last."""
+    call picked at random, unknowable to the candidate, is checked afterwards with the last.
+    With kernel provenance on, the kernels of random timed calls are recorded too."""
     inputs = generate(reference.get_inputs, device, req.input_seed + TIMING_SEED_OFFSET)
     sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
                                  req.input_seed + TIMING_SEED_OFFSET)
 
+    @contextlib.contextmanager
+    def recorded():
+        with kernels.recorder.record(), guard:
+            yield
+
     try:
         timing = time_forward(lambda: new_model(*inputs), device,
-                              Hooks(around=lambda: guard, before=sampler.refresh, after=sampler.observe))
+                              Hooks(around=lambda: guard, before=sampler.refresh, after=sampler.observe,
+                                    spot=recorded if kernels else None))
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback) from None
     except BaseException as exc:
@@ -246,6 +293,8 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
     if guard.violation is not None:
         raise StageFailure(TIMING, "forbidden_op", str(guard.violation))
     _check_integrity(snap, TIMING)
+    if kernels is not None:
+        kernels.verify(TIMING, result)
     try:
         for label, used_inputs, out in sampler.samples():
             ref = reference_output(ref_model, used_inputs, None)

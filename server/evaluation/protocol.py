@@ -32,6 +32,7 @@ class EvalRequest:
     stage_timeouts: dict = field(default_factory=lambda: dict(DEFAULT_STAGE_TIMEOUTS))
     memory_limit_gb: float = 16.0
     mock: bool = False  # the mock evaluator: static checks only, fake timings
+    provenance: str = "cuda"  # record device kernels for: "cuda" submissions, "all", or "off"
     measure_guard_overhead: bool = False  # benchmarks only: also time forward without the guard
 
     def to_dict(self) -> dict:
@@ -62,6 +63,8 @@ class EvalResult:
     stage_seconds: dict = field(default_factory=dict)
     candidate_seconds: float = 0.0  # host time inside the candidate's forward calls
     guard_overhead: float | None = None  # (guarded - unguarded) / unguarded median, if measured
+    kernels_seen: list = field(default_factory=list)  # device kernels recorded (provenance on)
+    provenance_seconds: float | None = None  # the recordings' own cost (provenance on)
     notes: list = field(default_factory=list)
 
     def to_dict(self) -> dict:

@@ -24,6 +24,7 @@ ERROR_CLASSES = {
     "needs_gpu": "CUDA submissions need the gpu evaluator",
     "compile_error": "loading the module, building ModelNew or compiling a kernel failed",
     "forbidden_op": "the dispatch guard saw a forbidden torch operation inside forward",
+    "foreign_kernel": "the GPU ran kernels that are neither the submission's own nor layout copies",
     "runtime_error": "forward raised an exception",
     "not_a_tensor": "forward returned something that is not a plain tensor",
     "shape_mismatch": "output shape differs from the reference",

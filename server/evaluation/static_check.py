@@ -19,6 +19,7 @@ _GRAPHS = "CUDA graphs replay work the dispatch guard cannot see"
 _CONCURRENCY = "threads, processes and native calls run work the dispatch guard cannot see"
 _ARRAYS = "other array libraries compute outside your kernel"
 _INTROSPECTION = "introspection can reach into the evaluator"
+_PROFILER = "the evaluator records your kernels with the profiler; submissions may not use it"
 _LIBRARY = "library kernels are not your kernel; write it yourself"
 _EVALUATOR = "the evaluator and the task's reference are not yours to import"
 _FILES = ("submissions may not touch files, descriptors, sockets or processes (of os and sys only "
@@ -101,6 +102,10 @@ FORBIDDEN_NAMES = {
     "weakref": _INTROSPECTION,
     "atexit": _INTROSPECTION,
     "torch.cuda.cudart": _DISPATCH,
+    "torch.profiler": _PROFILER,
+    "torch.autograd.profiler": _PROFILER,
+    "torch.autograd.profiler_util": _PROFILER,
+    "torch.cuda.profiler": _PROFILER,
     "marshal": _INTROSPECTION,
     "triton.ops": _LIBRARY,
     "triton.kernels": _LIBRARY,
@@ -173,8 +178,33 @@ def static_check(source: str, language: str) -> StaticReport:
         _require(_calls(tree, aliases, "torch.utils.cpp_extension.load_inline"),
                  "CUDA mode: build your kernels with torch.utils.cpp_extension.load_inline "
                  "and call them from ModelNew.forward")
+        _check_cuda_sources(tree)
         return StaticReport(kernels=(), autotuned=False)
     return _check_triton(tree, aliases)
+
+
+# Text in a CUDA submission's source strings (case-insensitive) -> why it is refused. The first
+# line of defence; kernel provenance on the GPU catches what text rules cannot (see provenance.py).
+_VENDOR = "vendor libraries compute for you; write your own kernels"
+CUDA_FORBIDDEN_TEXT = {
+    "cublas": _VENDOR, "cudnn": _VENDOR, "cutlass": _VENDOR, "cufft": _VENDOR, "cusparse": _VENDOR,
+    "cusolver": _VENDOR, "thrust::": _VENDOR, "cub::device": _VENDOR,
+    "nvrtc": "runtime compilation hides the kernel from review",
+    "dlopen": "loading libraries at run time is not allowed",
+    "dlsym": "loading libraries at run time is not allowed",
+    "##": "token pasting can assemble forbidden names",
+    "std::thread": "threads escape the dispatch guard", "pthread_create": "threads escape the dispatch guard",
+    "std::async": "threads escape the dispatch guard",
+}
+
+
+def _check_cuda_sources(tree: ast.Module) -> None:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value.lower()
+            for needle, reason in CUDA_FORBIDDEN_TEXT.items():
+                if needle in text:
+                    _fail(f"{_where(node)}: `{needle}` in your CUDA source is not allowed: {reason}")
 
 
 def _fail(feedback: str, error_class: str = "format_violation"):

@@ -1,0 +1,162 @@
+"""Kernel provenance on the GPU: which device kernels a guarded forward really launched.
+
+The dispatch guard sees aten operators on its own thread. It cannot see a vendor library called
+from an extension's C++ (cuBLAS, cuDNN, CUTLASS templates), kernels launched from threads an
+extension starts, or at::native functions called past the dispatcher. CUPTI, through
+torch.profiler, sees every kernel the process launches. A recorded forward may launch only:
+the submission's own Triton kernels (by the name of a @triton.jit function it defines), its
+extension's own `__global__` functions, and the copy/fill kernels of the layout operations the
+guard allows.
+
+CUPTI's start-up costs seconds per process (5-6 s measured on the H200), so `KernelRecorder`
+starts it ahead on a thread of its own (in the spare process, or while a CUDA extension builds)
+and each recording afterwards costs milliseconds.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import re
+import threading
+import time
+
+import torch
+
+# Kernels that the allowed layout operations launch (aten's names as the profiler reports them).
+LAYOUT_KERNELS = (
+    re.compile(r"^Memcpy (DtoD|HtoD)\b"),  # device copies; HtoD: literals made into tensors
+    re.compile(r"^Memset\b"),
+    re.compile(r"^void at::native::.*\b(direct_copy_kernel_cuda|FillFunctor)\b"),  # copy_, fill_
+    re.compile(r"^void at::native::.*\bCatArrayBatchedCopy\w*\b"),  # cat, stack
+)
+# Namespaces a submission may not claim for its own kernels: a kernel named there is a library's.
+RESERVED_NAMESPACES = {"at", "c10", "torch", "cub", "thrust", "cutlass", "cute", "std", "cuda",
+                       "cublas", "cublasLt", "cudnn", "flash", "nvidia", "pytorch"}
+_LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\([^)]*\)")
+_GLOBAL_FN = re.compile(r"__global__\s+[\w\s:<>,*&]*?\b(\w+)\s*\(")
+_NAMESPACE = re.compile(r"\bnamespace\s+(\w+)\s*\{")
+
+
+def own_kernels(source: str, language: str, triton_kernels: tuple[str, ...]) -> "OwnKernels":
+    """The kernels a submission defines: its @triton.jit functions (found by the static check)
+    or, for CUDA, the `__global__` functions and namespaces in its source strings."""
+    if language != "cuda":
+        return OwnKernels(frozenset(triton_kernels), frozenset())
+    text = _LAUNCH_BOUNDS.sub(" ", "\n".join(_string_constants(source)))
+    names = frozenset(_GLOBAL_FN.findall(text)) - {"void"}
+    namespaces = frozenset(_NAMESPACE.findall(text)) - RESERVED_NAMESPACES
+    return OwnKernels(names, namespaces, cuda=True)
+
+
+def _string_constants(source: str) -> list[str]:
+    return [node.value for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+class OwnKernels:
+    def __init__(self, names: frozenset, namespaces: frozenset, cuda: bool = False):
+        self.names, self.namespaces, self.cuda = names, namespaces, cuda
+
+    def accepts(self, kernel: str) -> bool:
+        if any(p.search(kernel) for p in LAYOUT_KERNELS):
+            return True
+        if not self.cuda:
+            return kernel in self.names  # Triton reports a kernel by its function's name
+        qualified = _qualified_name(kernel)
+        *scopes, base = qualified.split("::")
+        return base in self.names and all(
+            s == "(anonymous namespace)" or s in self.namespaces for s in scopes)
+
+
+def _qualified_name(kernel: str) -> str:
+    """'void ns::relu_kernel<float>(float const*, ...)' -> 'ns::relu_kernel'."""
+    name = kernel[5:] if kernel.startswith("void ") else kernel
+    depth, end = 0, len(name)
+    for i, ch in enumerate(name):
+        if ch in "<(" and depth == 0 and not name.startswith("(anonymous namespace)", i):
+            end = i
+            break
+    return name[:end].strip()
+
+
+def foreign_kernels(seen: list[str], own: OwnKernels) -> list[str]:
+    return [k for k in seen if not own.accepts(k)]
+
+
+class KernelRecorder:
+    """Records the names of the device kernels launched inside `record()` windows."""
+
+    def __init__(self):
+        self.seen: list[str] = []
+        self.overhead_s = 0.0  # starting and stopping recordings: the check's own cost
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self, background: bool = True) -> None:
+        """Pay CUPTI's start-up now: one throw-away recording of a trivial kernel."""
+        if self._thread is not None or self._ready.is_set():
+            return
+        if background:
+            self._thread = threading.Thread(target=self._warm, name="kernel_env-cupti", daemon=True)
+            self._thread.start()
+        else:
+            self._warm()
+
+    def _warm(self) -> None:
+        try:
+            x = torch.ones(8, device="cuda")
+            with self._profiler():
+                x.add_(1)
+                torch.cuda.synchronize()
+        except BaseException as exc:  # noqa: BLE001  (reported when a recording needs it)
+            self._error = exc
+        finally:
+            self._ready.set()
+
+    def wait(self) -> None:
+        self.start(background=False)
+        self._ready.wait()
+        if self._error is not None:
+            raise RuntimeError(f"kernel recording is unavailable: {self._error}")
+
+    @staticmethod
+    def _profiler():
+        import torch.profiler as tp
+        return tp.profile(activities=[tp.ProfilerActivity.CUDA])
+
+    @contextlib.contextmanager
+    def record(self):
+        """Wrap one forward and its device synchronisation (kernels still running when the
+        window closes may be missed)."""
+        self.wait()
+        t0 = time.perf_counter()
+        prof = self._profiler()
+        prof.__enter__()
+        t1 = time.perf_counter()
+        try:
+            yield
+        finally:
+            t2 = time.perf_counter()
+            prof.__exit__(None, None, None)
+            for name in _device_kernel_names(prof):
+                if name not in self.seen:
+                    self.seen.append(name)
+            self.overhead_s += (t1 - t0) + (time.perf_counter() - t2)
+
+
+def _device_kernel_names(prof) -> list[str]:
+    cuda = torch.autograd.DeviceType.CUDA
+    return [e.name for e in prof.events() if e.device_type == cuda]
+
+
+_shared: KernelRecorder | None = None
+
+
+def shared_recorder() -> KernelRecorder:
+    """This process's recorder: a spare process may have started CUPTI before its job came."""
+    global _shared
+    if _shared is None:
+        _shared = KernelRecorder()
+    return _shared

@@ -1,0 +1,88 @@
+"""Kernel provenance: which profiler kernel names count as the submission's own.
+
+The names below are the ones torch.profiler reported on the H200 (bench/kernel_names.py) for the
+honest kernels of tests/kernels/legit and for their references (aten, cuBLAS, cuDNN kernels).
+Recording itself needs CUDA and is exercised by tests/test_gpu.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from server.evaluation.provenance import foreign_kernels, own_kernels
+from server.evaluation.static_check import static_check
+from tests.conftest import KERNELS
+
+DIRECT_COPY = ("void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl_nocast<at::native::"
+               "direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::"
+               "{lambda()#7}::operator()() const::{lambda(float)#1}>(at::TensorIteratorBase&, ...)")
+FILL = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+        "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)")
+CAT = ("void at::native::(anonymous namespace)::CatArrayBatchedCopy_alignedK_contig<at::native::"
+       "(anonymous namespace)::OpaqueType<4u>, unsigned int, 2, 128, 1, 16>(...)")
+LAYOUT = ["Memcpy DtoD (Device -> Device)", "Memset (Device)", "Memcpy HtoD (Pageable -> Device)",
+          DIRECT_COPY, FILL, CAT]
+VENDOR = [
+    "void sgemm_largek_lds64<true, false, 5, 5, 4, 4, 4, 34>(float*, float const*, float const*, int)",
+    "void cutlass::Kernel2<cutlass_80_simt_sgemm_128x128_8x4_tn_align1>(cutlass_80_simt_sgemm_128x128_8x4_tn_align1::Params)",
+    "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize32x32x8_stage3_warpsize1x2x1_g1_ffma_aligna4_alignc4_execute_kernel__5x_cudnn",
+    "void cudnn::bn_fw_tr_1C11_singleread<float, 512, true, 1, 2, 0>(cudnn::bn_fw_tr_1C11_args<float>)",
+    "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MaxOps<float>, unsigned int, float, 4, 4> >(...)",
+    "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::leaky_relu_kernel(at::TensorIteratorBase&, c10::Scalar const&)::{lambda()#1}, std::array<char*, 2ul> >(int, ...)",
+]
+
+
+def triton_own(name: str):
+    source = (KERNELS / "legit" / name).read_text()
+    return own_kernels(source, "triton", static_check(source, "triton").kernels)
+
+
+def test_a_triton_submissions_own_kernels_and_layout_copies_are_accepted():
+    own = triton_own("frobenius_norm.py")
+    seen = ["partial_sum_of_squares_kernel", "divide_by_norm_kernel", *LAYOUT]
+    assert foreign_kernels(seen, own) == []
+
+
+@pytest.mark.parametrize("kernel", VENDOR)
+def test_library_and_aten_compute_kernels_are_foreign_to_a_triton_submission(kernel):
+    assert foreign_kernels(["relu_kernel", kernel], triton_own("relu.py")) == [kernel]
+
+
+def test_a_triton_name_matches_exactly_not_by_prefix():
+    own = triton_own("relu.py")
+    assert foreign_kernels(["relu_kernel_2", "void relu_kernel<float>(float*)"], own) == [
+        "relu_kernel_2", "void relu_kernel<float>(float*)"]
+
+
+CUDA_SOURCE = '''
+SRC = r"""
+template <typename T>
+__global__ void __launch_bounds__(256) scale_kernel(const T* x, T* y, long n) {}
+__global__ void relu_kernel(const float* __restrict__ x, float* __restrict__ y, long n) {}
+extern "C" __global__ void plain(float* y) {}
+namespace mine { __global__ void inner(float* y) {} }
+namespace at { namespace native { __global__ void sneaky(float* y) {} } }
+"""
+'''
+
+
+def test_cuda_kernels_are_found_in_the_submissions_source_strings():
+    own = own_kernels(CUDA_SOURCE, "cuda", ())
+    assert {"scale_kernel", "relu_kernel", "plain", "inner", "sneaky"} <= own.names
+    accepted = ["relu_kernel(float const*, float*, long)", "void scale_kernel<float>(float const*, float*, long)",
+                "plain", "mine::inner(float*)", "(anonymous namespace)::relu_kernel(float const*, float*, long)",
+                *LAYOUT]
+    assert foreign_kernels(accepted, own) == []
+
+
+def test_a_cuda_kernel_in_a_library_namespace_is_not_the_submissions_own():
+    own = own_kernels(CUDA_SOURCE, "cuda", ())
+    claimed = ["void at::native::sneaky(float*)", "other::inner(float*)",
+               "void at::native::vectorized_elementwise_kernel<4, at::native::relu_kernel>(int)"]
+    assert foreign_kernels(claimed + VENDOR, own) == claimed + VENDOR
+
+
+def test_the_honest_cuda_kernel_is_its_own():
+    source = (KERNELS / "cuda" / "relu_cuda.py").read_text()
+    own = own_kernels(source, "cuda", ())
+    assert foreign_kernels(["relu_kernel(float const*, float*, long)"], own) == []
