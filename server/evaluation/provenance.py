@@ -22,6 +22,8 @@ import threading
 import time
 
 import torch
+import torch._dynamo  # noqa: F401  The profiler imports it on first use, and that import rebinds
+# torch.manual_seed: imported here, in the worker host, it happens before any integrity snapshot.
 
 # Kernels that the allowed layout operations launch (aten's names as the profiler reports them).
 LAYOUT_KERNELS = (
