@@ -23,23 +23,24 @@ RUN git clone https://github.com/ScalingIntelligence/KernelBench /opt/KernelBenc
 ENV KERNELBENCH_DIR=/opt/KernelBench/KernelBench
 
 # UID 1000, which Ubuntu 24.04 gives its stock `ubuntu` user: Hugging Face Spaces run the
-# container as 1000, and that user must own /app and a HOME for the Triton and extension caches.
+# container as 1000, which needs a HOME for the Triton cache. The code and the virtual environment
+# stay root's and read-only to it: a submission's CUDA extension runs host code as this user and
+# must not be able to rewrite torch, triton or the evaluator for later evaluations.
 RUN userdel --remove ubuntu 2>/dev/null || true; \
-    useradd --create-home --uid 1000 --shell /bin/bash kernel \
-    && mkdir /app && chown kernel:kernel /app
-USER kernel
+    useradd --create-home --uid 1000 --shell /bin/bash kernel
 WORKDIR /app
 
 ENV UV_PYTHON=python3.12 UV_PYTHON_DOWNLOADS=never UV_NO_CACHE=1 UV_COMPILE_BYTECODE=1
 
 # Dependencies first, in their own layer, so a code change does not reinstall torch.
-COPY --chown=kernel:kernel pyproject.toml uv.lock ./
+COPY pyproject.toml uv.lock ./
 RUN uv sync --frozen --no-dev --no-install-project
 
-COPY --chown=kernel:kernel README.md ./
-COPY --chown=kernel:kernel kernel_env ./kernel_env
-COPY --chown=kernel:kernel server ./server
+COPY README.md ./
+COPY kernel_env ./kernel_env
+COPY server ./server
 RUN uv sync --frozen --no-dev
+USER kernel
 
 ENV PATH=/app/.venv/bin:$PATH KERNEL_ENV_GPUS=0
 EXPOSE 8000

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One run on a GPU host: the GPU test suite, a server smoke test over loopback, the benchmark.
-# Usage (repository root): bash bench/run_gpu_suite.sh [KernelBench task root]
-# Server-side wheels the host lacks may sit in .whl/ (see ../shared/gpu/wheels.sh).
+# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|bench] [KernelBench task root]
+# (`tests` and `bench` split the run in two for hosts that limit one command's duration.)
+# Server-side wheels the host lacks may sit in .whl/ (see ../shared/gpu/wheels.sh). Logs go to
+# $OUT when it is set.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 if ls .whl/*.whl >/dev/null 2>&1; then
@@ -10,14 +12,21 @@ if ls .whl/*.whl >/dev/null 2>&1; then
 else
   export PYTHONPATH=$(pwd)
 fi
-KB=${1:-}
+PHASE=${1:-all}
+KB=${2:-}
+LOGS=${OUT:-/tmp}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)"
-echo "== GPU tests"
-python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py --timeout 900 2>&1 | grep -E "^(FAILED|ERROR|E  )|passed|failed" | head -40
-echo "== CPU-side suites on this host (guard rules, validation)"
-python3 -m pytest -q -p no:cacheprovider tests/test_worker_operations.py tests/test_worker_validation.py 2>&1 | tail -3
-echo "== server smoke test (gpu evaluator, loopback)"
-python3 bench/server_smoke.py 2>&1 | tail -8
-echo "== benchmark"
-python3 bench/gpu_bench.py ${KB:+--kernelbench-dir "$KB"} 2>&1 | tail -30
+if [ "$PHASE" != bench ]; then
+  echo "== GPU tests"
+  python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py tests/test_worker_operations.py \
+    --timeout 900 -rfE 2>&1 | tee "$LOGS/gpu-tests.log" | grep -E "^(FAILED|ERROR)|passed|failed" | cut -c1-300 | head -40
+  echo "== CPU-side suites on this host (guard rules, validation)"
+  python3 -m pytest -q -p no:cacheprovider tests/test_worker_operations.py tests/test_worker_validation.py 2>&1 | tail -1
+fi
+if [ "$PHASE" != tests ]; then
+  echo "== server smoke test (gpu evaluator, loopback)"
+  python3 bench/server_smoke.py 2>&1 | tail -8
+  echo "== benchmark"
+  python3 bench/gpu_bench.py ${KB:+--kernelbench-dir "$KB"} 2>&1 | tee "$LOGS/bench.log" | tail -32
+fi

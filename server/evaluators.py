@@ -22,7 +22,7 @@ class Evaluator:
     def __init__(self, *, reward_mode: str = "speedup", roofline_reject: float = 0.8,
                  nominal_gpu: str = "H100 SXM", stage_timeouts: dict | None = None,
                  memory_limit_gb: float = 16.0, trials: int = 5, atol: float = 1e-2, rtol: float = 1e-2,
-                 provenance: str = "all"):
+                 provenance: str = "cuda"):
         self.defaults = dict(reward_mode=reward_mode, roofline_reject=roofline_reject,
                              nominal_gpu=nominal_gpu, memory_limit_gb=memory_limit_gb,
                              trials=trials, atol=atol, rtol=rtol, provenance=provenance)
@@ -52,10 +52,7 @@ class WorkerEvaluator(Evaluator):
         super().__init__(**kwargs)
         self.name = "gpu" if devices[0].startswith("cuda") else "cpu"
         limits = self.defaults.get("stage_timeouts") or EvalRequest("", "").stage_timeouts
-        # With provenance on every submission, spare processes start CUPTI ahead of time (about 1 s on
-        # the H200, 5-6 s on a machine whose file cache is cold).
-        args = ("--prewarm-profiler",) if self.name == "gpu" and self.defaults["provenance"] == "all" else ()
-        self.pool = WorkerPool(devices, step_timeout_s or 2 * sum(limits.values()) + 120, args)
+        self.pool = WorkerPool(devices, step_timeout_s or 2 * sum(limits.values()) + 120)
 
     def start(self) -> None:
         self.pool.start()

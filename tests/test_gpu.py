@@ -18,8 +18,9 @@ pytestmark = [pytest.mark.gpu,
 
 @pytest.fixture(scope="module")
 def evaluator():
-    """Kernel provenance is on for every submission (the default): honest Triton kernels pass it."""
-    ev = GpuEvaluator((0,), stage_timeouts={"static_check": 10, "compile": 240, "correctness": 30,
+    """Kernel provenance on every submission (KERNEL_ENV_PROVENANCE=all; the default records CUDA
+    submissions only): honest Triton kernels must pass it too."""
+    ev = GpuEvaluator((0,), provenance="all", stage_timeouts={"static_check": 10, "compile": 240, "correctness": 30,
                                              "timing": 60})
     ev.pool.start(background=False)
     yield ev

@@ -153,10 +153,9 @@ class Spare(Child):
     """A child forked ahead of the next request, off the critical path: it has already created
     its CUDA context (~0.3 s) and waits for one job spec on a pipe, then runs it and exits."""
 
-    def __init__(self, device: str, prewarm_profiler: bool = False):
+    def __init__(self, device: str):
         job_r, job_w = os.pipe()
-        super().__init__(lambda progress: _await_job(job_r, device, progress, prewarm_profiler),
-                         keep=(job_r,))
+        super().__init__(lambda progress: _await_job(job_r, device, progress), keep=(job_r,))
         os.close(job_r)
         self.job_w = job_w
 
@@ -176,24 +175,19 @@ class Spare(Child):
         super().discard()
 
 
-def _await_job(job_r: int, device: str, progress, prewarm_profiler: bool = False):
+def _await_job(job_r: int, device: str, progress):
     """In a spare child: warm up the device, then read and run the job the host sends."""
     import torch
 
     from .pipeline import evaluate_candidate, prewarm, profile_reference
-    from .provenance import shared_recorder
 
     prewarm(torch.device(device))  # CUDA context and the evaluator's kernels, before the job
-    if prewarm_profiler:
-        shared_recorder().start()  # CUPTI comes up on its own thread while the job is awaited
     with os.fdopen(job_r, "rb") as pipe:
         spec = json.loads(pipe.read())
 
     req = EvalRequest.from_dict(spec["request"])
     if spec["kind"] == "profile":
         progress(CORRECTNESS)
-        if prewarm_profiler:
-            shared_recorder().wait()  # the reference is not timed while CUPTI starts
         return profile_reference(req, os.getcwd())
     return evaluate_candidate(req, spec["profile"], os.getcwd(), progress).to_dict()
 

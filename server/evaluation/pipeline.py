@@ -134,7 +134,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         _check_integrity(snap, COMPILE)
     guard = DispatchGuard(device, candidate_file)
     with clock.stage(CORRECTNESS), torch.no_grad():
-        _correctness(req, reference, ref_model, new_model, guard, device, snap, result, kernels)
+        _correctness(req, reference, ref_model, new_model, guard, device, snap, result)
     with clock.stage(TIMING), torch.no_grad():
         _timing(req, reference, ref_model, new_model, guard, device, snap, profile, result, kernels)
     with clock.stage(SCORED):
@@ -142,14 +142,14 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
 
 
 class _KernelCheck:
-    """Kernel provenance for one evaluation: records chosen forwards, rejects foreign kernels."""
+    """Kernel provenance for one evaluation: records forwards, rejects foreign kernels."""
 
     def __init__(self, recorder: provenance.KernelRecorder, own: provenance.OwnKernels):
         self.recorder, self.own = recorder, own
 
     def verify(self, stage: str, result: EvalResult) -> None:
         result.kernels_seen = [k[:200] for k in self.recorder.seen[:20]]
-        result.provenance_seconds = round(self.recorder.overhead_s, 4)
+        result.provenance_seconds = round(self.recorder.start_s + self.recorder.overhead_s, 4)
         foreign = provenance.foreign_kernels(self.recorder.seen, self.own)
         if foreign:
             shown = "; ".join(k if len(k) < 160 else k[:157] + "..." for k in foreign[:3])
@@ -160,13 +160,12 @@ class _KernelCheck:
 
 
 def _kernel_check(req, device, report) -> _KernelCheck | None:
-    """Started before any candidate code runs: CUPTI comes up on its own thread meanwhile."""
+    """Kernel provenance applies on a GPU to CUDA submissions ("cuda", the default) or to all."""
     wanted = req.provenance == "all" or (req.provenance == "cuda" and req.language == "cuda")
     if device.type != "cuda" or not wanted:
         return None
-    recorder = provenance.shared_recorder()
-    recorder.start()
-    return _KernelCheck(recorder, provenance.own_kernels(req.code, req.language, report.kernels))
+    return _KernelCheck(provenance.KernelRecorder(),
+                        provenance.own_kernels(req.code, req.language, report.kernels))
 
 
 def _reference_namespaces(reference) -> dict:
@@ -191,7 +190,7 @@ def _run_candidate(model, inputs: list, guard: DispatchGuard, device: torch.devi
     """One guarded forward (its kernels recorded when `kernels` is given); every way it can fail
     becomes a classified StageFailure."""
     if kernels is not None:
-        kernels.recorder.wait()  # CUPTI's start-up is not the candidate's time
+        kernels.recorder.start()  # CUPTI's start-up is not the candidate's time
     t0 = time.perf_counter()
     try:
         with kernels.recorder.record() if kernels else contextlib.nullcontext():
@@ -233,27 +232,20 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
     return out
 
 
-def _correctness(req, reference, ref_model, new_model, guard, device, snap, result, kernels) -> None:
-    """Every trial's forward is checked; the kernels of the second run of trial 0 (compiled and
-    autotuned by then) and of the last trial are recorded when kernel provenance is on."""
+def _correctness(req, reference, ref_model, new_model, guard, device, snap, result) -> None:
     model64 = copy.deepcopy(ref_model).double() if device.type == "cpu" else None
     result.trials_total = trial_count(req.trials, req.task_id)
     worst = 0.0
     for k, trial in enumerate(correctness_trials(reference.get_inputs, device, req.input_seed,
                                                  req.trials, req.task_id)):
         saved = clone_inputs(trial.inputs)
-        last = k == result.trials_total - 1
-        out = _run_candidate(new_model, trial.inputs, guard, device, trial.label, result,
-                             kernels if last else None)
+        out = _run_candidate(new_model, trial.inputs, guard, device, trial.label, result)
         check_inputs_unchanged(trial.inputs, saved, trial.label)
         _check_integrity(snap, CORRECTNESS)
         if k == 0:
-            again = _run_candidate(new_model, clone_inputs(saved), guard, device, trial.label, result,
-                                   kernels)
+            again = _run_candidate(new_model, clone_inputs(saved), guard, device, trial.label, result)
             check_deterministic(out, again, atol=req.atol, rtol=req.rtol, label=trial.label)
             del again
-        if kernels is not None:
-            kernels.verify(CORRECTNESS, result)
         ref = reference_output(ref_model, saved, model64)
         worst = max(worst, check_output(out, ref, atol=req.atol, rtol=req.rtol,
                                         task_id=req.task_id, label=trial.label))
@@ -270,20 +262,14 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
     """Time the candidate on inputs it cannot predict: small inputs are regenerated in place
     before every call (memoising by pointer or content returns stale results), and one timed
     call picked at random, unknowable to the candidate, is checked afterwards with the last.
-    With kernel provenance on, the kernels of random timed calls are recorded too."""
+    With kernel provenance on, the kernels of further calls are recorded once timing is done."""
     inputs = generate(reference.get_inputs, device, req.input_seed + TIMING_SEED_OFFSET)
     sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
                                  req.input_seed + TIMING_SEED_OFFSET)
 
-    @contextlib.contextmanager
-    def recorded():
-        with kernels.recorder.record(), guard:
-            yield
-
     try:
         timing = time_forward(lambda: new_model(*inputs), device,
-                              Hooks(around=lambda: guard, before=sampler.refresh, after=sampler.observe,
-                                    spot=recorded if kernels else None))
+                              Hooks(around=lambda: guard, before=sampler.refresh, after=sampler.observe))
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback) from None
     except BaseException as exc:
@@ -293,8 +279,6 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
     if guard.violation is not None:
         raise StageFailure(TIMING, "forbidden_op", str(guard.violation))
     _check_integrity(snap, TIMING)
-    if kernels is not None:
-        kernels.verify(TIMING, result)
     try:
         for label, used_inputs, out in sampler.samples():
             ref = reference_output(ref_model, used_inputs, None)
@@ -314,3 +298,22 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
     result.timing_meaningful = timing.meaningful
     result.ref_runtime_ms = profile["ref_runtime_ms"]
     result.speedup = profile["ref_runtime_ms"] / timing.median_ms if timing.median_ms > 0 else None
+    if kernels is not None:
+        _record_kernels(new_model, inputs, sampler, guard, device, snap, result, kernels)
+
+
+RECORDED_CALLS = 2
+
+
+def _record_kernels(model, inputs, sampler, guard, device, snap, result, kernels: _KernelCheck) -> None:
+    """Kernel provenance, after everything is timed (CUPTI slows every launch once started):
+    further guarded forwards on fresh timing inputs, each recorded; anything launched that is
+    neither the submission's own kernel nor a layout copy fails the step."""
+    for k in range(RECORDED_CALLS):
+        sampler.refresh()
+        try:
+            _run_candidate(model, inputs, guard, device, f"recorded call #{k + 1}", result, kernels)
+        except StageFailure as f:
+            raise StageFailure(TIMING, f.error_class, f.feedback) from None
+    _check_integrity(snap, TIMING)
+    kernels.verify(TIMING, result)

@@ -2,17 +2,13 @@
 
 On a GPU each trial flushes L2 (writing a buffer twice its size), records a start event, calls
 forward, synchronises the whole device (work hidden on side streams still counts) and records the
-end event. Warm-up runs for a minimum time, not a call count, so the GPU's clocks have ramped up
-after an idle gap; trials continue until a time budget or a trial cap; the median is robust to
-stragglers. A few timed calls picked at random can be spot-checked (the kernels they launch are
-recorded); those are left out of the statistics.
+end event. Trials continue until a time budget or a trial cap; the median is robust to stragglers.
 On the CPU evaluator wall-clock times are taken but are not meaningful (Triton is interpreted).
 """
 
 from __future__ import annotations
 
 import contextlib
-import secrets
 import statistics
 import time
 from dataclasses import dataclass
@@ -21,10 +17,8 @@ from typing import Callable
 import torch
 
 WARMUP_CALLS = 3
-WARMUP_S = 0.1  # and at least this long: clocks drop while the GPU idles between steps
-MIN_TRIALS, MAX_TRIALS = 20, 1000
+MIN_TRIALS, MAX_TRIALS = 20, 200
 BUDGET_S = 1.0  # timed work per side, which keeps the median's spread well under 1%
-SPOT_CALLS = 2
 CPU_TRIALS = 3
 L2_FLUSH_BYTES = 2 * 64 * 1024 * 1024  # twice the largest L2 we target (H200: 60 MB)
 
@@ -47,11 +41,9 @@ class Timing:
 @dataclass(frozen=True)
 class Hooks:
     """Per-call work kept outside the timed interval: `around` wraps each call (the dispatch
-    guard), `before()` runs ahead of it (fresh inputs), `after(out)` sees its output (sampling),
-    and `spot` replaces `around` for SPOT_CALLS timed calls chosen at random (recording)."""
+    guard), `before()` runs ahead of it (fresh inputs), `after(out)` sees its output (sampling)."""
 
     around: Callable | None = None
-    spot: Callable | None = None
     before: Callable[[], None] | None = None
     after: Callable[[object], None] | None = None
 
@@ -92,11 +84,9 @@ def _time_cpu(call: Callable[[], object], hooks: Hooks) -> Timing:
 def _time_cuda(call, device: torch.device, hooks: Hooks) -> Timing:
     flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.float32, device=device)
     warm0 = _perf_counter()
-    calls = 0
-    while calls < WARMUP_CALLS or (_perf_counter() - warm0 < WARMUP_S and calls < MAX_TRIALS):
+    for _ in range(WARMUP_CALLS):
         _hooked(call, hooks)
-        _synchronize(device)
-        calls += 1
+    _synchronize(device)
     t0 = _perf_counter()
     _hooked(call, hooks)
     _synchronize(device)
@@ -113,14 +103,13 @@ def _time_cuda(call, device: torch.device, hooks: Hooks) -> Timing:
         ends[i].record()
         return out
 
-    spots = set(secrets.SystemRandom().sample(range(n), SPOT_CALLS)) if hooks.spot else set()
     wall0 = _perf_counter()
     for i in range(n):
-        _hooked(call, hooks, lambda c: events(c, i), spot=i in spots)
+        _hooked(call, hooks, lambda c: events(c, i))
     _synchronize(device)
     end = _perf_counter()
-    times = [s.elapsed_time(e) for i, (s, e) in enumerate(zip(starts, ends)) if i not in spots]
-    return _summary(times, end - wall0, meaningful=True, candidate_s=end - warm0)
+    return _summary([s.elapsed_time(e) for s, e in zip(starts, ends)], end - wall0, meaningful=True,
+                    candidate_s=end - warm0)
 
 
 @contextlib.contextmanager
@@ -132,11 +121,11 @@ def _entered(around):
             yield
 
 
-def _hooked(call, hooks: Hooks, measure=None, spot: bool = False) -> None:
+def _hooked(call, hooks: Hooks, measure=None) -> None:
     """One call with its hooks around it; `measure(call)` (if any) times only the call itself."""
     if hooks.before:
         hooks.before()
-    with _entered(hooks.spot if spot else hooks.around):  # entered outside the measured interval
+    with _entered(hooks.around):  # entered outside the measured interval
         out = measure(call) if measure else call()
     if hooks.after:
         hooks.after(out)

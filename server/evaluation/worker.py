@@ -28,15 +28,15 @@ from .stages import COMPILE, STATIC_CHECK
 class Host:
     """The long-lived worker process's state: its device, a spare child, the profile cache."""
 
-    def __init__(self, device: str, prewarm_profiler: bool = False):
-        self.device, self.prewarm_profiler = device, prewarm_profiler
+    def __init__(self, device: str):
+        self.device = device
         self.profiles: dict[str, dict] = {}
         self.spare: Spare | None = None
 
     def prepare_spare(self) -> None:
         """Fork the next evaluation's process now, while nobody waits for it."""
         if self.spare is None:
-            self.spare = Spare(self.device, self.prewarm_profiler)
+            self.spare = Spare(self.device)
 
     def _run(self, spec: dict, first_stage: str, req: EvalRequest) -> ChildOutcome:
         self.prepare_spare()
@@ -71,8 +71,6 @@ class Host:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="cpu", help="cpu (Triton interpreter) or cuda:N")
-    parser.add_argument("--prewarm-profiler", action="store_true",
-                        help="spare processes start CUPTI ahead (kernel provenance on every step)")
     args = parser.parse_args(argv)
     if args.device == "cpu":
         os.environ["TRITON_INTERPRET"] = "1"
@@ -84,7 +82,7 @@ def main(argv=None) -> None:
     if args.device == "cpu":
         from .guard import install_interpreter_hooks
         install_interpreter_hooks()
-    host = Host(args.device, args.prewarm_profiler and args.device != "cpu")
+    host = Host(args.device)
     host.prepare_spare()
     protocol_out.write(json.dumps({"event": "ready", "device": args.device}) + "\n")
     for line in sys.stdin:
