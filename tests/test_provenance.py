@@ -86,3 +86,34 @@ def test_the_honest_cuda_kernel_is_its_own():
     source = (KERNELS / "cuda" / "relu_cuda.py").read_text()
     own = own_kernels(source, "cuda", ())
     assert foreign_kernels(["relu_kernel(float const*, float*, long)"], own) == []
+
+
+class RecordedNames:
+    """Stands in for CUPTI's recording (which needs a GPU; tests/test_gpu.py runs the real one):
+    the names a recorded forward launched."""
+
+    def __init__(self, names):
+        self.seen, self.start_s, self.overhead_s = list(names), 0.9, 0.01
+
+
+def test_foreign_kernels_fail_the_step_and_the_feedback_names_them():
+    from server.evaluation.pipeline import _KernelCheck
+    from server.evaluation.protocol import EvalResult
+    from server.evaluation.stages import StageFailure
+
+    result = EvalResult(stage="timing")
+    check = _KernelCheck(RecordedNames(["relu_kernel", FILL, VENDOR[0]]), triton_own("relu.py"))
+    with pytest.raises(StageFailure) as caught:
+        check.verify("timing", result)
+    assert caught.value.error_class == "foreign_kernel" and caught.value.stage == "timing"
+    assert "sgemm_largek_lds64" in caught.value.feedback and "relu_kernel" not in caught.value.feedback
+    assert result.kernels_seen[0] == "relu_kernel" and result.provenance_seconds == pytest.approx(0.91)
+
+
+def test_own_kernels_and_layout_copies_pass_the_check():
+    from server.evaluation.pipeline import _KernelCheck
+    from server.evaluation.protocol import EvalResult
+
+    result = EvalResult(stage="timing")
+    _KernelCheck(RecordedNames(["relu_kernel", *LAYOUT]), triton_own("relu.py")).verify("timing", result)
+    assert len(result.kernels_seen) == 1 + len(LAYOUT)
