@@ -2,9 +2,10 @@
 
     python bench/kernel_names.py [--kernelbench-dir .kb/KernelBench]
 
-Prints, for every kernel in tests/kernels/legit, the device kernels one forward launches (as
-torch.profiler names them) and the reference's; then the profiler's start-up cost in a process
-forked from a parent that imported torch without initialising CUDA (the worker's design), and the
+Prints the profiler's start-up cost in a process forked from a parent that imported torch without
+initialising CUDA (the worker's design); a small kernel's timing before and after recordings in
+the same process, with and without TEARDOWN_CUPTI=1; for every kernel in tests/kernels/legit, the
+device kernels one forward launches (as torch.profiler names them) and the reference's; and the
 candidate-time spread of one Triton ReLU across forked processes at KernelBench's full size.
 Used to maintain the provenance allow-list (server/evaluation/provenance.py) on a GPU host.
 """
@@ -111,6 +112,33 @@ def relu_time(warmup_s: float) -> str:
     return f"{t.median_ms:.4f} {t.spread:.4f} {t.trials}"
 
 
+def launch_cost_around_recording(teardown: bool) -> str:
+    """A small kernel's timed median before and after a recording in the same process, and the
+    cost of a second recording: does CUPTI stay attached (and tax launches) after the profiler
+    stops, and does TEARDOWN_CUPTI=1 (cuptiFinalize after each recording) detach it?"""
+    if teardown:
+        os.environ["TEARDOWN_CUPTI"] = "1"
+    from server.evaluation import timing
+    from server.evaluation.loading import load_candidate
+    from server.evaluation.provenance import KernelRecorder
+    dev = torch.device("cuda")
+    with tempfile.TemporaryDirectory() as wd:
+        cand, _ = load_candidate((LEGIT / "relu.py").read_text(), wd, "triton", dev)
+        x, m = torch.rand(16, 4096, device=dev), cand.ModelNew()
+        before = timing.time_forward(lambda: m(x), dev).median_ms
+        rec, spans = KernelRecorder(), []
+        for _ in range(2):
+            t0 = time.perf_counter()
+            with rec.record():
+                m(x)
+                torch.cuda.synchronize()
+            spans.append(time.perf_counter() - t0)
+            time.sleep(0.5)  # a teardown may finish asynchronously
+        after = timing.time_forward(lambda: m(x), dev).median_ms
+    return (f"median before {before:.4f} ms, after two recordings {after:.4f} ms; recordings "
+            f"{spans[0]:.3f} s then {spans[1]:.3f} s; seen {rec.seen}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--skip-names", action="store_true")
@@ -118,6 +146,9 @@ def main() -> None:
     print("== profiler start-up in forked children (parent imported torch.profiler, no CUDA)")
     for _ in range(2):
         print(" ", in_child(cupti_cost), flush=True)
+    print("== launch cost after recording (bundled ReLU 16x4096), default vs TEARDOWN_CUPTI=1")
+    for teardown in (False, True):
+        print(f"  teardown={teardown}:", in_child(launch_cost_around_recording, teardown), flush=True)
     if not args.skip_names:
         print("== kernel names per legit kernel (bundled shapes)")
         for path in sorted(LEGIT.glob("*.py")):
