@@ -26,6 +26,38 @@ def test_matching_outputs_pass_and_report_the_error():
     assert check_output(ref + 1e-4, ref, atol=1e-2, rtol=1e-2) == pytest.approx(1e-4, rel=1e-2)
 
 
+def test_integer_outputs_must_match_exactly():
+    """An index one off is a wrong answer, whatever rtol * index allows (argmax, argmin)."""
+    ref = torch.arange(200, 300).reshape(4, 25)
+    assert verdict(ref.clone(), ref)[0] == "ok"
+    off = ref.clone()
+    off[1, 2] += 1
+    cls, feedback = verdict(off, ref)
+    assert cls == "output_mismatch" and "exact match" in feedback and "(1, 2)" in feedback
+
+
+@pytest.mark.parametrize("case", ["match", "mismatch", "nan"])
+def test_full_size_outputs_are_compared_in_their_dtype_with_the_same_verdicts(case):
+    """At and above 2**24 elements the comparison stays in the output's dtype (GiB tensors)."""
+    ref = torch.rand(1 << 24)
+    out = ref + 1e-3
+    if case == "mismatch":
+        out[12345] += 1.0
+    if case == "nan":
+        out[777] = float("nan")
+    try:
+        worst = check_output(out, ref, atol=1e-2, rtol=1e-2)
+        cls = "ok"
+    except StageFailure as failure:
+        cls, feedback = failure.error_class, failure.feedback
+    if case == "match":
+        assert cls == "ok" and worst == pytest.approx(1e-3, rel=1e-2)
+    elif case == "mismatch":
+        assert cls == "output_mismatch" and "(12345,)" in feedback and "1 of 16777216" in feedback
+    else:
+        assert cls == "non_finite" and "(777,)" in feedback
+
+
 def test_first_mismatch_names_index_expected_and_actual():
     ref = torch.zeros(4, 5)
     out = ref.clone()
@@ -139,3 +171,15 @@ def test_special_tasks_get_their_extra_trials(task_id, labels):
 def test_random_trials_differ_from_each_other():
     trials = list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, None))
     assert not torch.equal(trials[0].inputs[0], trials[1].inputs[0])
+
+
+def test_two_runs_with_nan_in_the_same_places_agree():
+    """NaN is the comparison's concern (non_finite), not the determinism check's."""
+    a = torch.rand(100)
+    a[3] = float("nan")
+    check_deterministic(a, a.clone(), atol=1e-2, rtol=1e-2, label="t")
+    b = a.clone()
+    b[5] = float("nan")
+    with pytest.raises(StageFailure) as err:
+        check_deterministic(a, b, atol=1e-2, rtol=1e-2, label="t")
+    assert err.value.error_class == "nondeterministic" and "(5,)" in err.value.feedback

@@ -21,6 +21,8 @@ _ARRAYS = "other array libraries compute outside your kernel"
 _INTROSPECTION = "introspection can reach into the evaluator"
 _PROFILER = "the evaluator records your kernels with the profiler; submissions may not use it"
 _LIBRARY = "library kernels are not your kernel; write it yourself"
+_CLOCKS = ("submissions may not read clocks: behaviour that depends on timing is how an evaluator "
+           "is told apart from a user")
 _EVALUATOR = "the evaluator and the task's reference are not yours to import"
 _FILES = ("submissions may not touch files, descriptors, sockets or processes (of os and sys only "
           "environ, getenv, path, cpu_count, getpid, exit, stdout and stderr are available)")
@@ -102,6 +104,12 @@ FORBIDDEN_NAMES = {
     "weakref": _INTROSPECTION,
     "atexit": _INTROSPECTION,
     "torch.cuda.cudart": _DISPATCH,
+    "time": _CLOCKS,
+    "datetime": _CLOCKS,
+    "timeit": _CLOCKS,
+    "triton.testing": _CLOCKS,
+    "torch.cuda.Event": _CLOCKS,
+    "torch.utils.benchmark": _CLOCKS,
     "torch.profiler": _PROFILER,
     "torch.autograd.profiler": _PROFILER,
     "torch.autograd.profiler_util": _PROFILER,
@@ -195,6 +203,8 @@ CUDA_FORBIDDEN_TEXT = {
     "##": "token pasting can assemble forbidden names",
     "std::thread": "threads escape the dispatch guard", "pthread_create": "threads escape the dispatch guard",
     "std::async": "threads escape the dispatch guard",
+    "chrono": _CLOCKS, "clock": _CLOCKS, "gettimeofday": _CLOCKS, "elapsedtime": _CLOCKS,
+    "rdtsc": _CLOCKS, "cupti": _CLOCKS, "/proc": "reading the process's state is not allowed",
 }
 
 
@@ -238,12 +248,29 @@ def _import_aliases(tree: ast.Module) -> dict[str, str]:
     return aliases
 
 
+def _literal_getattr(node: ast.AST) -> bool:
+    """`getattr(x, "name")` (or with a default): an attribute access spelled as a call."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+            and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str))
+
+
+def _step(node: ast.AST) -> tuple[str, ast.AST] | None:
+    """One link of an attribute chain: (attribute name, the object it is read from)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr, node.value
+    if _literal_getattr(node):
+        return node.args[1].value, node.args[0]
+    return None
+
+
 def _dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
-    """`T.cuda.graph` -> 'torch.cuda.graph' when T aliases torch; None for non-name chains."""
+    """`T.cuda.graph` (or `getattr(T.cuda, "graph")`) -> 'torch.cuda.graph' when T aliases
+    torch; None for non-name chains."""
     parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
+    while (link := _step(node)) is not None:
+        parts.append(link[0])
+        node = link[1]
     if not isinstance(node, ast.Name):
         return None
     parts.append(aliases.get(node.id, node.id))
@@ -251,8 +278,8 @@ def _dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
 
 
 def _root(node: ast.AST) -> str | None:
-    while isinstance(node, ast.Attribute):
-        node = node.value
+    while (link := _step(node)) is not None:
+        node = link[1]
     return node.id if isinstance(node, ast.Name) else None
 
 
@@ -298,6 +325,8 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
                 _fail(f"{_where(node)}: `{node.func.id}(...)` is not allowed: {reason}")
             if node.func.id in ("getattr", "setattr", "delattr", "hasattr") and node.func.id not in aliases:
                 _check_dynamic_attribute(node)
+            if _literal_getattr(node) and _root(node) in aliases:  # getattr(torch, "compile")
+                _reject_name(_dotted(node, aliases) or "", language, node)
             if node.func.id in ("setattr", "delattr") and node.args:
                 target = _dotted(node.args[0], aliases) or ""
                 if target.split(".")[0] in PROTECTED_ROOTS:
