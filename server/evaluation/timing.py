@@ -48,11 +48,14 @@ class Hooks:
     after: Callable[[object], None] | None = None
 
 
-def time_forward(call: Callable[[], object], device: torch.device, hooks: Hooks = Hooks()) -> Timing:
-    """Time `call()` on the device (events) or, not meaningfully, on the CPU (wall clock)."""
+def time_forward(call: Callable[[], object], device: torch.device, hooks: Hooks = Hooks(),
+                 stop_fraction: float = 1.0) -> Timing:
+    """Time `call()` on the device (events) or, not meaningfully, on the CPU (wall clock).
+    `stop_fraction` in [0, 1] ends the trials early, at MIN_TRIALS + fraction of the rest: drawn
+    secretly, it makes the number of timed calls unknowable to the candidate."""
     if device.type != "cuda":
         return _time_cpu(call, hooks)
-    return _time_cuda(call, device, hooks)
+    return _time_cuda(call, device, hooks, stop_fraction)
 
 
 def _summary(times_ms: list[float], wall_s: float, meaningful: bool, candidate_s: float) -> Timing:
@@ -81,7 +84,7 @@ def _time_cpu(call: Callable[[], object], hooks: Hooks) -> Timing:
     return _summary(times, end - wall0, meaningful=False, candidate_s=end - start_all)
 
 
-def _time_cuda(call, device: torch.device, hooks: Hooks) -> Timing:
+def _time_cuda(call, device: torch.device, hooks: Hooks, stop_fraction: float = 1.0) -> Timing:
     flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.float32, device=device)
     warm0 = _perf_counter()
     for _ in range(WARMUP_CALLS):
@@ -92,6 +95,7 @@ def _time_cuda(call, device: torch.device, hooks: Hooks) -> Timing:
     _synchronize(device)
     estimate = max(_perf_counter() - t0, 1e-6)
     n = int(min(MAX_TRIALS, max(MIN_TRIALS, BUDGET_S / estimate)))
+    n = MIN_TRIALS + round((n - MIN_TRIALS) * min(max(stop_fraction, 0.0), 1.0))
     starts = [_Event(enable_timing=True) for _ in range(n)]
     ends = [_Event(enable_timing=True) for _ in range(n)]
 
