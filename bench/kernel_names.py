@@ -96,12 +96,20 @@ def names_for(path: Path) -> str:
     return f"{path.name} [{task}]\n  candidate: {cand}\n  reference: {ref}\n"
 
 
-def relu_time(warmup_s: float) -> str:
+def relu_time(warmup_s: float, churn: bool = False) -> str:
+    """Full-size ReLU timed alone; with `churn`, after allocating and freeing what the
+    correctness stage does (tests whether allocator placement moves the timing)."""
     from server.evaluation import timing
     code = (LEGIT / "relu.py").read_text()
     from server.evaluation.loading import load_candidate
     with tempfile.TemporaryDirectory() as wd:
         cand, _ = load_candidate(code, wd, "triton", torch.device("cuda"))
+        if churn:
+            for _ in range(3):
+                held = [torch.rand(4096, 393216, device="cuda") for _ in range(6)]
+                del held[::2]
+                held.append(torch.empty(4096 * 393216 // 4, device="cuda", dtype=torch.bool))
+                del held
         x = torch.rand(4096, 393216, device="cuda")
         m = cand.ModelNew()
         t0 = time.perf_counter()
@@ -154,11 +162,12 @@ def main() -> None:
         for path in sorted(LEGIT.glob("*.py")):
             print(in_child(names_for, path), end="", flush=True)
     print("== full-size ReLU candidate time across forked processes (median ms, IQR/median, trials)")
-    for warm in (0.0, 0.3):
-        rows = [in_child(relu_time, warm) for _ in range(5)]
+    for warm, churn in ((0.0, False), (0.0, True)):
+        rows = [in_child(relu_time, warm, churn) for _ in range(5)]
         meds = [float(r.split()[0]) for r in rows if not r.startswith("error")]
         spread = 100 * (max(meds) - min(meds)) / statistics.median(meds) if meds else float("nan")
-        print(f"  warm-up {warm:.1f} s: {rows} -> max-min {spread:.2f} %", flush=True)
+        print(f"  warm-up {warm:.1f} s, allocator churn {churn}: {rows} -> max-min {spread:.2f} %",
+              flush=True)
 
 
 if __name__ == "__main__":
