@@ -147,3 +147,10 @@ def test_openenv_validate_passes_against_a_running_server():
     report = json.loads(done.stdout)
     assert report["passed"] and report["mode"] == "simulation"
     assert {c["id"] for c in report["criteria"]} >= {"health_endpoint", "schema_endpoint"}
+
+
+def test_the_readme_lists_every_stage_and_error_class():
+    from server.evaluation.stages import ERROR_CLASSES, STAGES
+    readme = (ROOT / "README.md").read_text()
+    missing = [name for name in (*STAGES, *ERROR_CLASSES) if f"`{name}`" not in readme]
+    assert not missing, f"README does not name: {missing}"
