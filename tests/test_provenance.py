@@ -34,7 +34,11 @@ VENDOR = [
 
 def triton_own(name: str):
     source = (KERNELS / "legit" / name).read_text()
-    return own_kernels(source, "triton", static_check(source, "triton").kernels)
+    return own_kernels("triton", static_check(source, "triton").kernels)
+
+
+def cuda_own(source: str):
+    return own_kernels("cuda", (), static_check(source, "cuda").cuda_source)
 
 
 def test_a_triton_submissions_own_kernels_and_layout_copies_are_accepted():
@@ -55,36 +59,80 @@ def test_a_triton_name_matches_exactly_not_by_prefix():
 
 
 CUDA_SOURCE = '''
+"""A docstring may say anything: __global__ void sgemm_largek_lds64( is not a definition."""
+import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
 SRC = r"""
 template <typename T>
-__global__ void __launch_bounds__(256) scale_kernel(const T* x, T* y, long n) {}
+__global__ void __launch_bounds__((128) * 2, 1) scale_kernel(const T* x, T* y, long n) {}
 __global__ void relu_kernel(const float* __restrict__ x, float* __restrict__ y, long n) {}
 extern "C" __global__ void plain(float* y) {}
 namespace mine { __global__ void inner(float* y) {} }
+namespace outer::nested { __global__ void deep(float* y) {} }
 namespace at { namespace native { __global__ void sneaky(float* y) {} } }
+torch::Tensor run(torch::Tensor x) { return x; }
 """
+ext = load_inline(name="t", cpp_sources="torch::Tensor run(torch::Tensor x);", cuda_sources=SRC,
+                  functions=["run"])
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return ext.run(x)
 '''
 
 
-def test_cuda_kernels_are_found_in_the_submissions_source_strings():
-    own = own_kernels(CUDA_SOURCE, "cuda", ())
-    assert {"scale_kernel", "relu_kernel", "plain", "inner", "sneaky"} <= own.names
+def test_cuda_kernels_are_found_in_the_sources_load_inline_builds():
+    own = cuda_own(CUDA_SOURCE)
+    assert {"scale_kernel", "relu_kernel", "plain", "inner", "deep", "sneaky"} <= own.names
+    assert "sgemm_largek_lds64" not in own.names  # named in a docstring only
     accepted = ["relu_kernel(float const*, float*, long)", "void scale_kernel<float>(float const*, float*, long)",
-                "plain", "mine::inner(float*)", "(anonymous namespace)::relu_kernel(float const*, float*, long)",
-                *LAYOUT]
+                "plain", "mine::inner(float*)", "outer::nested::deep(float*)", *LAYOUT]
     assert foreign_kernels(accepted, own) == []
 
 
 def test_a_cuda_kernel_in_a_library_namespace_is_not_the_submissions_own():
-    own = own_kernels(CUDA_SOURCE, "cuda", ())
+    own = cuda_own(CUDA_SOURCE)
     claimed = ["void at::native::sneaky(float*)", "other::inner(float*)",
+               "(anonymous namespace)::relu_kernel(float const*, float*, long)",  # no anonymous namespace in the source
                "void at::native::vectorized_elementwise_kernel<4, at::native::relu_kernel>(int)"]
     assert foreign_kernels(claimed + VENDOR, own) == claimed + VENDOR
 
 
+def test_vendor_kernel_names_cannot_be_claimed_by_defining_them():
+    """A submission that defines a kernel with a cuBLAS kernel's name does not make cuBLAS's own."""
+    source = CUDA_SOURCE.replace("__global__ void plain(", "__global__ void sgemm_largek_lds64(")
+    own = cuda_own(source)
+    assert "sgemm_largek_lds64" in own.names
+    assert foreign_kernels([VENDOR[0], "sgemm_largek_lds64(float*)"], own) == [VENDOR[0], "sgemm_largek_lds64(float*)"]
+    triton = own_kernels("triton", ("sm80_xmma_fprop_implicit_gemm_f32f32_kernel",))
+    assert foreign_kernels(["sm80_xmma_fprop_implicit_gemm_f32f32_kernel"], triton)
+
+
+def test_the_feedback_does_not_echo_claimable_names():
+    from server.evaluation.provenance import describe_foreign
+    text = describe_foreign([VENDOR[0], VENDOR[4], "mystery_kernel(float*)"])
+    assert "sgemm_largek_lds64" not in text and "mystery_kernel" not in text
+    assert "vendor-library" in text and "torch's compute kernels" in text and "does not define" in text
+
+
+def test_sources_built_at_run_time_are_refused():
+    from server.evaluation.stages import StageFailure
+    dynamic = CUDA_SOURCE.replace('cuda_sources=SRC,', 'cuda_sources=SRC.replace("x", "y"),')
+    with pytest.raises(StageFailure) as caught:
+        static_check(dynamic, "cuda")
+    assert caught.value.error_class == "format_violation" and "run time" in caught.value.feedback
+
+
+def test_vendor_names_in_comments_outside_the_sources_are_fine():
+    commented = CUDA_SOURCE.replace('"""A docstring', '"""Faster than cuBLAS (## notes). A docstring')
+    assert static_check(commented, "cuda").cuda_source
+
+
 def test_the_honest_cuda_kernel_is_its_own():
-    source = (KERNELS / "cuda" / "relu_cuda.py").read_text()
-    own = own_kernels(source, "cuda", ())
+    own = cuda_own((KERNELS / "cuda" / "relu_cuda.py").read_text())
     assert foreign_kernels(["relu_kernel(float const*, float*, long)"], own) == []
 
 
@@ -106,7 +154,7 @@ def test_foreign_kernels_fail_the_step_and_the_feedback_names_them():
     with pytest.raises(StageFailure) as caught:
         check.verify("timing", result)
     assert caught.value.error_class == "foreign_kernel" and caught.value.stage == "timing"
-    assert "sgemm_largek_lds64" in caught.value.feedback and "relu_kernel" not in caught.value.feedback
+    assert "vendor-library" in caught.value.feedback and "sgemm_largek_lds64" not in caught.value.feedback
     assert result.kernels_seen[0] == "relu_kernel" and result.provenance_seconds == pytest.approx(0.91)
 
 

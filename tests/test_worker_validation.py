@@ -183,3 +183,29 @@ def test_two_runs_with_nan_in_the_same_places_agree():
     with pytest.raises(StageFailure) as err:
         check_deterministic(a, b, atol=1e-2, rtol=1e-2, label="t")
     assert err.value.error_class == "nondeterministic" and "(5,)" in err.value.feedback
+
+
+@pytest.mark.parametrize("out_value, expected", [
+    (float("inf"), "ok"),  # equal infinities match
+    (1.0, "output_mismatch"),  # a finite value where the reference is infinite
+    (float("-inf"), "output_mismatch"),
+])
+def test_infinite_reference_values(out_value, expected):
+    ref = torch.rand(8, 8)
+    ref[2, 3] = float("inf")
+    out = ref.clone()
+    out[2, 3] = out_value
+    cls, feedback = verdict(out, ref)
+    assert cls == expected, feedback
+    if expected != "ok":
+        assert "(2, 3)" in feedback
+
+
+def test_integer_results_must_repeat_exactly():
+    a = torch.arange(100)
+    check_deterministic(a, a.clone(), atol=1e-2, rtol=1e-2, label="t")
+    b = a.clone()
+    b[60] += 1
+    with pytest.raises(StageFailure) as err:
+        check_deterministic(a, b, atol=1e-2, rtol=1e-2, label="t")
+    assert err.value.error_class == "nondeterministic"

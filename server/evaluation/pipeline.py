@@ -153,11 +153,12 @@ class _KernelCheck:
         result.provenance_seconds = round(self.recorder.start_s + self.recorder.overhead_s, 4)
         foreign = provenance.foreign_kernels(self.recorder.seen, self.own)
         if foreign:
-            shown = "; ".join(k if len(k) < 160 else k[:157] + "..." for k in foreign[:3])
-            raise StageFailure(stage, "foreign_kernel", f"your forward launched {len(foreign)} device "
-                               f"kernel(s) that are neither your own nor layout copies: {shown}. "
-                               "Launch only kernels you define (vendor libraries and torch's "
-                               "compute kernels are not allowed, on any thread)")
+            raise StageFailure(stage, "foreign_kernel", "your forward launched device kernels "
+                               f"that are neither your own nor layout copies: "
+                               f"{provenance.describe_foreign(foreign)}. Launch only kernels you "
+                               "define (vendor libraries and torch's compute kernels are not "
+                               "allowed, on any thread); a kernel of yours named like a library's "
+                               "(sgemm_..., sm90_...) is not accepted either: rename it")
 
 
 def _kernel_check(req, device, report) -> _KernelCheck | None:
@@ -166,7 +167,7 @@ def _kernel_check(req, device, report) -> _KernelCheck | None:
     if device.type != "cuda" or not wanted:
         return None
     return _KernelCheck(provenance.KernelRecorder(),
-                        provenance.own_kernels(req.code, req.language, report.kernels))
+                        provenance.own_kernels(req.language, report.kernels, report.cuda_source))
 
 
 def _reference_namespaces(reference) -> dict:

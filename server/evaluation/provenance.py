@@ -15,7 +15,6 @@ the process, so the pipeline records only after the timing stage has measured ev
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import re
 import time
@@ -33,26 +32,48 @@ LAYOUT_KERNELS = (
 )
 # Namespaces a submission may not claim for its own kernels: a kernel named there is a library's.
 RESERVED_NAMESPACES = {"at", "c10", "torch", "cub", "thrust", "cutlass", "cute", "std", "cuda",
-                       "cublas", "cublasLt", "cudnn", "flash", "nvidia", "pytorch"}
-_LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\([^)]*\)")
+                       "cublas", "cublasLt", "cudnn", "flash", "nvidia", "pytorch", "internal"}
+# Text in a kernel's full name (template arguments, parameters) that only library kernels carry,
+# and the shapes of vendor kernel names that carry none: a submission cannot claim these.
+LIBRARY_MARKERS = ("at::", "c10::", "cublas", "cudnn", "cutlass", "cute::", "xmma", "nvjet",
+                   "cub::", "thrust::", "flash::")
+VENDOR_NAME = re.compile(r"^(sm\d+_|[sdhz]gemm|gemm(SN|k1)_|gemv\d?[NT]?_|scal_kernel$|dot_kernel$|"
+                         r"nrm2|asum|splitKreduce|ampere_|turing_|volta_|hopper_|blackwell_|nvjet|"
+                         r"redzone|cutlass|cudnn|cublas|xmma)")
 _GLOBAL_FN = re.compile(r"__global__\s+[\w\s:<>,*&]*?\b(\w+)\s*\(")
-_NAMESPACE = re.compile(r"\bnamespace\s+(\w+)\s*\{")
+_NAMESPACE = re.compile(r"\bnamespace\s+([\w:]+)\s*\{")
+_ANONYMOUS = re.compile(r"\bnamespace\s*\{")
 
 
-def own_kernels(source: str, language: str, triton_kernels: tuple[str, ...]) -> "OwnKernels":
+def own_kernels(language: str, triton_kernels: tuple[str, ...], cuda_source: str = "") -> "OwnKernels":
     """The kernels a submission defines: its @triton.jit functions (found by the static check)
-    or, for CUDA, the `__global__` functions and namespaces in its source strings."""
+    or, for CUDA, the `__global__` functions and namespaces in the sources load_inline builds."""
     if language != "cuda":
         return OwnKernels(frozenset(triton_kernels), frozenset())
-    text = _LAUNCH_BOUNDS.sub(" ", "\n".join(_string_constants(source)))
+    text = _strip_launch_bounds(cuda_source)
     names = frozenset(_GLOBAL_FN.findall(text)) - {"void"}
-    namespaces = frozenset(_NAMESPACE.findall(text)) - RESERVED_NAMESPACES
-    return OwnKernels(names, namespaces, cuda=True)
+    namespaces = {part for spec in _NAMESPACE.findall(text) for part in spec.split("::")}
+    if _ANONYMOUS.search(text):
+        namespaces.add("(anonymous namespace)")
+    return OwnKernels(names, frozenset(namespaces - RESERVED_NAMESPACES), cuda=True)
 
 
-def _string_constants(source: str) -> list[str]:
-    return [node.value for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+def _strip_launch_bounds(text: str) -> str:
+    """Remove `__launch_bounds__(...)`, nested parentheses included."""
+    out, i = [], 0
+    while (j := text.find("__launch_bounds__", i)) >= 0:
+        out.append(text[i:j])
+        k = text.find("(", j)
+        depth = 0
+        while 0 <= k < len(text):
+            depth += {"(": 1, ")": -1}.get(text[k], 0)
+            k += 1
+            if depth == 0:
+                break
+        i = max(k, j + len("__launch_bounds__"))
+        out.append(" ")
+    out.append(text[i:])
+    return "".join(out)
 
 
 class OwnKernels:
@@ -60,22 +81,32 @@ class OwnKernels:
         self.names, self.namespaces, self.cuda = names, namespaces, cuda
 
     def accepts(self, kernel: str) -> bool:
-        if any(p.search(kernel) for p in LAYOUT_KERNELS):
+        if is_layout_kernel(kernel):
             return True
+        if is_library_kernel(kernel):
+            return False
         if not self.cuda:
             return kernel in self.names  # Triton reports a kernel by its function's name
-        qualified = _qualified_name(kernel)
-        *scopes, base = qualified.split("::")
-        return base in self.names and all(
-            s == "(anonymous namespace)" or s in self.namespaces for s in scopes)
+        *scopes, base = _qualified_name(kernel).split("::")
+        return base in self.names and all(s in self.namespaces for s in scopes)
+
+
+def is_layout_kernel(kernel: str) -> bool:
+    return any(p.search(kernel) for p in LAYOUT_KERNELS)
+
+
+def is_library_kernel(kernel: str) -> bool:
+    """Named like a library's kernel: torch's, cuBLAS's, cuDNN's, CUTLASS's (never claimable)."""
+    base = _qualified_name(kernel).split("::")[-1]
+    return any(m in kernel for m in LIBRARY_MARKERS) or bool(VENDOR_NAME.search(base))
 
 
 def _qualified_name(kernel: str) -> str:
     """'void ns::relu_kernel<float>(float const*, ...)' -> 'ns::relu_kernel'."""
     name = kernel[5:] if kernel.startswith("void ") else kernel
-    depth, end = 0, len(name)
+    end = len(name)
     for i, ch in enumerate(name):
-        if ch in "<(" and depth == 0 and not name.startswith("(anonymous namespace)", i):
+        if ch in "<(" and not name.startswith("(anonymous namespace)", i):
             end = i
             break
     return name[:end].strip()
@@ -83,6 +114,23 @@ def _qualified_name(kernel: str) -> str:
 
 def foreign_kernels(seen: list[str], own: OwnKernels) -> list[str]:
     return [k for k in seen if not own.accepts(k)]
+
+
+def describe_foreign(foreign: list[str]) -> str:
+    """What ran, by kind. torch's kernels are named (no submission can claim them); other names
+    are not echoed, since a name shown is a name a submission could copy for its own kernel."""
+    torch_kernels = [k for k in foreign if "at::" in k or "c10::" in k]
+    vendor = [k for k in foreign if k not in torch_kernels and is_library_kernel(k)]
+    other = len(foreign) - len(torch_kernels) - len(vendor)
+    parts = []
+    if torch_kernels:
+        shown = "; ".join(k if len(k) < 120 else k[:117] + "..." for k in torch_kernels[:2])
+        parts.append(f"{len(torch_kernels)} of torch's compute kernels ({shown})")
+    if vendor:
+        parts.append(f"{len(vendor)} vendor-library kernel(s) (cuBLAS/cuDNN/CUTLASS)")
+    if other:
+        parts.append(f"{other} kernel(s) your source does not define")
+    return ", ".join(parts)
 
 
 class KernelRecorder:

@@ -9,6 +9,7 @@ Import aliases are resolved, so `import torch as T; T.compile(...)` is caught li
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from .stages import STATIC_CHECK, StageFailure
@@ -104,6 +105,11 @@ FORBIDDEN_NAMES = {
     "weakref": _INTROSPECTION,
     "atexit": _INTROSPECTION,
     "torch.cuda.cudart": _DISPATCH,
+    "operator.attrgetter": _INTROSPECTION,
+    "operator.methodcaller": _INTROSPECTION,
+    "torch.Event": _CLOCKS,
+    "torch.cuda.streams.Event": _CLOCKS,
+    "triton.runtime": _INTROSPECTION,
     "time": _CLOCKS,
     "datetime": _CLOCKS,
     "timeit": _CLOCKS,
@@ -173,6 +179,7 @@ ALLOWED_MODEL_BASES = {"torch.nn.Module"}
 class StaticReport:
     kernels: tuple[str, ...]  # names of the @triton.jit functions defined
     autotuned: bool
+    cuda_source: str = ""  # CUDA mode: the text load_inline builds (its source arguments)
 
 
 def static_check(source: str, language: str) -> StaticReport:
@@ -186,8 +193,9 @@ def static_check(source: str, language: str) -> StaticReport:
         _require(_calls(tree, aliases, "torch.utils.cpp_extension.load_inline"),
                  "CUDA mode: build your kernels with torch.utils.cpp_extension.load_inline "
                  "and call them from ModelNew.forward")
-        _check_cuda_sources(tree)
-        return StaticReport(kernels=(), autotuned=False)
+        source = _load_inline_sources(tree, aliases)
+        _check_cuda_sources(source)
+        return StaticReport(kernels=(), autotuned=False, cuda_source=source)
     return _check_triton(tree, aliases)
 
 
@@ -204,17 +212,56 @@ CUDA_FORBIDDEN_TEXT = {
     "std::thread": "threads escape the dispatch guard", "pthread_create": "threads escape the dispatch guard",
     "std::async": "threads escape the dispatch guard",
     "chrono": _CLOCKS, "clock": _CLOCKS, "gettimeofday": _CLOCKS, "elapsedtime": _CLOCKS,
-    "rdtsc": _CLOCKS, "cupti": _CLOCKS, "/proc": "reading the process's state is not allowed",
+    "rdtsc": _CLOCKS, "cupti": _CLOCKS, "globaltimer": _CLOCKS, "timespec": _CLOCKS,
+    "profiler": _PROFILER, "kineto": _PROFILER,
+    "/proc": "reading the process's state is not allowed",
 }
+_C_TIME_CALL = re.compile(r"\btime\s*\(")
+# In any string (inline PTX through tl.inline_asm_elementwise, for one): the GPU's own clocks.
+GPU_CLOCK_TEXT = ("globaltimer", "%clock")
 
 
-def _check_cuda_sources(tree: ast.Module) -> None:
-    for node in ast.walk(tree):
+def _load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
+    """The text of every string load_inline is given (sources, and names bound to them at module
+    level, concatenations and lists included): what gets compiled, not comments or docstrings.
+    A source built at run time cannot be reviewed: it is refused."""
+    bound = {t.id: node.value for node in tree.body if isinstance(node, ast.Assign)
+             for t in node.targets if isinstance(t, ast.Name)}
+    texts: list[str] = []
+
+    def collect(node: ast.AST, depth: int = 0) -> None:
+        if depth > 20:
+            _fail(f"{_where(node)}: load_inline's sources nest too deeply to review")
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            text = node.value.lower()
-            for needle, reason in CUDA_FORBIDDEN_TEXT.items():
-                if needle in text:
-                    _fail(f"{_where(node)}: `{needle}` in your CUDA source is not allowed: {reason}")
+            texts.append(node.value)
+        elif isinstance(node, ast.Name) and node.id in bound:
+            collect(bound[node.id], depth + 1)
+        elif isinstance(node, (ast.List, ast.Tuple)):
+            for item in node.elts:
+                collect(item, depth + 1)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            collect(node.left, depth + 1)
+            collect(node.right, depth + 1)
+        else:
+            _fail(f"{_where(node)}: load_inline's sources must be string literals (or names bound "
+                  "to them at module level): sources built at run time cannot be reviewed")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _dotted(node.func, aliases) == "torch.utils.cpp_extension.load_inline":
+            sources = [kw.value for kw in node.keywords if kw.arg in ("cpp_sources", "cuda_sources")]
+            collect_from = sources + list(node.args[1:3])  # load_inline(name, cpp_sources, cuda_sources)
+            for arg in collect_from:
+                collect(arg)
+    return "\n".join(texts)
+
+
+def _check_cuda_sources(source: str) -> None:
+    text = source.lower()
+    for needle, reason in CUDA_FORBIDDEN_TEXT.items():
+        if needle in text:
+            _fail(f"`{needle}` in your CUDA source is not allowed: {reason}")
+    if _C_TIME_CALL.search(text):
+        _fail(f"`time(...)` in your CUDA source is not allowed: {_CLOCKS}")
 
 
 def _fail(feedback: str, error_class: str = "format_violation"):
@@ -300,7 +347,15 @@ def _where(node: ast.AST) -> str:
 
 
 def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> None:
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     for node in ast.walk(tree):
+        if (isinstance(node, ast.Name) and node.id in ("getattr", "setattr", "delattr")
+                and node.id not in aliases and id(node) not in called):
+            _fail(f"{_where(node)}: `{node.id}` may only be called directly (an alias would hide "
+                  f"what it reads): {_INTROSPECTION}")
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and any(
+                clock in node.value.lower() for clock in GPU_CLOCK_TEXT):
+            _fail(f"{_where(node)}: reading the GPU's clock registers is not allowed: {_CLOCKS}")
         if isinstance(node, ast.Import):
             for a in node.names:
                 _reject_name(a.name, language, node)
@@ -339,7 +394,15 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
                     _fail(f"{_where(node)}: assigning `{dotted}` is not allowed (monkeypatching)")
 
 
+PRIVATE_ROOTS = ("torch", "triton")
+
+
 def _reject_name(name: str, language: str, node: ast.AST) -> None:
+    parts = name.split(".")
+    if parts[0] in PRIVATE_ROOTS and any(p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
+                                         for p in parts[1:]):
+        _fail(f"{_where(node)}: `{name}` is not allowed: private parts of torch and triton are "
+              "the evaluator's machinery, not an API for kernels")
     head = ".".join(name.split(".")[:2])
     if (name.split(".")[0] == "os" and head not in OS_ALLOWED) or (
             name.split(".")[0] == "sys" and head not in SYS_ALLOWED):
