@@ -27,7 +27,7 @@ from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
 from .static_check import static_check
 from .timed_inputs import TimedOutputSampler
-from .timing import Hooks, time_forward
+from .timing import Hooks, time_forward, trials_for
 
 TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
 Progress = Callable[[str], None]
@@ -269,13 +269,10 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
     sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
                                  req.input_seed + TIMING_SEED_OFFSET)
 
-    # With kernel provenance, the recorded calls follow the last timed call, and how many calls
-    # are timed is drawn secretly: counting calls cannot tell a submission when it is recorded.
-    stop = secrets.SystemRandom().random() if kernels is not None else 1.0
     try:
         timing = time_forward(lambda: new_model(*inputs), device,
                               Hooks(around=lambda: guard, before=sampler.refresh, after=sampler.observe),
-                              stop_fraction=stop)
+                              trials=_recording_point(profile) if kernels is not None else None)
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback) from None
     except BaseException as exc:
@@ -305,21 +302,39 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
     result.ref_runtime_ms = profile["ref_runtime_ms"]
     result.speedup = profile["ref_runtime_ms"] / timing.median_ms if timing.median_ms > 0 else None
     if kernels is not None:
-        _record_kernels(new_model, inputs, sampler, guard, device, snap, result, kernels)
+        _record_kernels(req, ref_model, new_model, inputs, sampler, guard, device, snap, result, kernels)
 
 
 RECORDED_CALLS = 2
+FIRST_RECORDING_AFTER = 10  # timed calls, at least
 
 
-def _record_kernels(model, inputs, sampler, guard, device, snap, result, kernels: _KernelCheck) -> None:
+def _recording_point(profile: dict) -> int:
+    """How many calls are timed before the recorded ones: drawn uniformly up to what the time
+    budget allows for the *reference's* duration (trusted; a candidate's first calls could
+    steer an estimate of its own), so counting calls cannot tell a submission when its kernels
+    are recorded. Dishonest on the first k calls only pays if k > half the timed calls, and is
+    then caught whenever fewer than k calls are timed."""
+    ceiling = trials_for(profile["ref_runtime_ms"] / 1e3)
+    return FIRST_RECORDING_AFTER + secrets.randbelow(max(ceiling - FIRST_RECORDING_AFTER, 0) + 1)
+
+
+def _record_kernels(req, ref_model, model, inputs, sampler, guard, device, snap, result,
+                    kernels: _KernelCheck) -> None:
     """Kernel provenance, after everything is timed (CUPTI slows every launch once started):
-    further guarded forwards on fresh timing inputs, each recorded; anything launched that is
-    neither the submission's own kernel nor a layout copy fails the step."""
+    further guarded forwards on fresh timing inputs, each recorded and checked against the
+    reference; anything launched that is neither the submission's own kernel nor a layout copy
+    fails the step."""
     for k in range(RECORDED_CALLS):
         sampler.refresh()
+        saved, label = clone_inputs(inputs), f"recorded call #{k + 1}"
         try:
-            _run_candidate(model, inputs, guard, device, f"recorded call #{k + 1}", result, kernels)
+            out = _run_candidate(model, inputs, guard, device, label, result, kernels)
+            check_inputs_unchanged(inputs, saved, label)
+            _check_integrity(snap, TIMING)
+            check_output(out, reference_output(ref_model, saved, None), atol=req.atol, rtol=req.rtol,
+                         task_id=req.task_id, label=label)
         except StageFailure as f:
             raise StageFailure(TIMING, f.error_class, f.feedback) from None
-    _check_integrity(snap, TIMING)
+        del out, saved
     kernels.verify(TIMING, result)

@@ -19,6 +19,7 @@ import torch
 WARMUP_CALLS = 3
 MIN_TRIALS, MAX_TRIALS = 20, 200
 BUDGET_S = 1.0  # timed work per side, which keeps the median's spread well under 1%
+WALL_CAP_S = 4 * BUDGET_S  # a call far slower than its estimate ends the loop early
 CPU_TRIALS = 3
 L2_FLUSH_BYTES = 2 * 64 * 1024 * 1024  # twice the largest L2 we target (H200: 60 MB)
 
@@ -49,13 +50,19 @@ class Hooks:
 
 
 def time_forward(call: Callable[[], object], device: torch.device, hooks: Hooks = Hooks(),
-                 stop_fraction: float = 1.0) -> Timing:
+                 trials: int | None = None) -> Timing:
     """Time `call()` on the device (events) or, not meaningfully, on the CPU (wall clock).
-    `stop_fraction` in [0, 1] ends the trials early, at MIN_TRIALS + fraction of the rest: drawn
-    secretly, it makes the number of timed calls unknowable to the candidate."""
+    By default the number of trials follows from a first call's duration; `trials` fixes it
+    instead (the caller draws it where the candidate cannot predict or steer it). Either way the
+    timed loop stops once it has run WALL_CAP_S, after at least one trial."""
     if device.type != "cuda":
         return _time_cpu(call, hooks)
-    return _time_cuda(call, device, hooks, stop_fraction)
+    return _time_cuda(call, device, hooks, trials)
+
+
+def trials_for(duration_s: float) -> int:
+    """How many trials fit the time budget for calls of this duration."""
+    return int(min(MAX_TRIALS, max(MIN_TRIALS, BUDGET_S / max(duration_s, 1e-6))))
 
 
 def _summary(times_ms: list[float], wall_s: float, meaningful: bool, candidate_s: float) -> Timing:
@@ -84,7 +91,7 @@ def _time_cpu(call: Callable[[], object], hooks: Hooks) -> Timing:
     return _summary(times, end - wall0, meaningful=False, candidate_s=end - start_all)
 
 
-def _time_cuda(call, device: torch.device, hooks: Hooks, stop_fraction: float = 1.0) -> Timing:
+def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = None) -> Timing:
     flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.float32, device=device)
     warm0 = _perf_counter()
     for _ in range(WARMUP_CALLS):
@@ -94,8 +101,7 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, stop_fraction: float = 
     _hooked(call, hooks)
     _synchronize(device)
     estimate = max(_perf_counter() - t0, 1e-6)
-    n = int(min(MAX_TRIALS, max(MIN_TRIALS, BUDGET_S / estimate)))
-    n = MIN_TRIALS + round((n - MIN_TRIALS) * min(max(stop_fraction, 0.0), 1.0))
+    n = trials_for(estimate) if trials is None else max(1, min(int(trials), MAX_TRIALS))
     starts = [_Event(enable_timing=True) for _ in range(n)]
     ends = [_Event(enable_timing=True) for _ in range(n)]
 
@@ -108,12 +114,14 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, stop_fraction: float = 
         return out
 
     wall0 = _perf_counter()
-    for i in range(n):
-        _hooked(call, hooks, lambda c: events(c, i))
+    done = 0
+    while done < n and (done == 0 or _perf_counter() - wall0 < WALL_CAP_S):
+        _hooked(call, hooks, lambda c: events(c, done))
+        done += 1
     _synchronize(device)
     end = _perf_counter()
-    return _summary([s.elapsed_time(e) for s, e in zip(starts, ends)], end - wall0, meaningful=True,
-                    candidate_s=end - warm0)
+    times = [s.elapsed_time(e) for s, e in zip(starts[:done], ends[:done])]
+    return _summary(times, end - wall0, meaningful=True, candidate_s=end - warm0)
 
 
 @contextlib.contextmanager
