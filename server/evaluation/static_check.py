@@ -213,7 +213,8 @@ CUDA_FORBIDDEN_TEXT = {
     "std::async": "threads escape the dispatch guard",
     "chrono": _CLOCKS, "clock": _CLOCKS, "gettimeofday": _CLOCKS, "elapsedtime": _CLOCKS,
     "rdtsc": _CLOCKS, "cupti": _CLOCKS, "globaltimer": _CLOCKS, "timespec": _CLOCKS,
-    "profiler": _PROFILER, "kineto": _PROFILER,
+    "profiler": _PROFILER, "kineto": _PROFILER, "recordfunction": _PROFILER,
+    "record_function": _PROFILER, "callbacks": _PROFILER,
     "/proc": "reading the process's state is not allowed",
 }
 _C_TIME_CALL = re.compile(r"\btime\s*\(")
