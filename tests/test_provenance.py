@@ -165,3 +165,67 @@ def test_own_kernels_and_layout_copies_pass_the_check():
     result = EvalResult(stage="timing")
     _KernelCheck(RecordedNames(["relu_kernel", *LAYOUT]), triton_own("relu.py")).verify("timing", result)
     assert len(result.kernels_seen) == 1 + len(LAYOUT)
+
+
+def test_honest_kernels_taking_torch_types_are_their_own():
+    """Template arguments and parameters may name torch's types (AT_DISPATCH with half, packed
+    accessors); only a library *qualifier* makes a kernel torch's."""
+    own = cuda_own(CUDA_SOURCE)
+    honest = ["void relu_kernel<c10::Half>(c10::Half const*, c10::Half*, long)",
+              "void scale_kernel<float>(at::GenericPackedTensorAccessor<float, 2ul, at::RestrictPtrTraits, int>)"]
+    assert foreign_kernels(honest, own) == []
+    assert foreign_kernels(["void at::native::relu_kernel<float>(float*)"], own)
+
+
+@pytest.mark.parametrize("name, vendor", [
+    ("gemm_kernel", False), ("matmul_kernel", False), ("sgemm_tiled", False), ("gemv_kernel", False),
+    ("dot_kernel", False), ("turing_test", False), ("scale_kernel", False),
+    ("sgemm_largek_lds64", True), ("sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32", True),
+    ("ampere_sgemm_128x64_nn", True), ("gemmSN_TN_kernel", True), ("scal_kernel", True),
+    ("nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NNN", True),
+])
+def test_only_vendor_shaped_names_are_refused(name, vendor):
+    from server.evaluation.provenance import is_library_kernel
+    assert is_library_kernel(f"void {name}<float>(float*)") is vendor
+
+
+def static_verdict(source: str, language: str = "cuda") -> str:
+    from server.evaluation.stages import StageFailure
+    try:
+        static_check(source, language)
+        return "ok"
+    except StageFailure as failure:
+        return failure.feedback
+
+
+@pytest.mark.parametrize("change, refused", [
+    (("ext = load_inline(", "li = load_inline\nunused = load_inline(name='u', cpp_sources='')\next = li("),
+     "called directly"),
+    (('cuda_sources=SRC,', 'cuda_sources=SRC, **{},'), "unpacked"),
+    (('SRC = r"""', 'SRC = ""\nSRC = r"""'), "built at run time"),
+    (('SRC = r"""', 'SRC = "clo" + r"""ck64();'), "clock"),
+    (('SRC = r"""', 'SRC: str = r"""'), "ok"),
+    (('cuda_sources=SRC,', 'cuda_sources=textwrap.dedent(SRC),'), "ok"),
+    (('namespace mine {', '// callbacks, profiler: runs in linear time (one pass)\nnamespace mine {'), "ok"),
+])
+def test_load_inline_sources_are_read_as_they_compile(change, refused):
+    source = CUDA_SOURCE.replace(*change)
+    if "textwrap" in change[1]:
+        source = "import textwrap\n" + source
+    verdict = static_verdict(source)
+    assert (verdict == "ok") if refused == "ok" else (refused in verdict), verdict
+
+
+def test_tutorial_idioms_pass_the_static_check():
+    source = (KERNELS / "legit" / "relu.py").read_text().replace(
+        "        x = x.contiguous()",
+        "        torch._check(x.numel() > 0)\n        x = x.contiguous()").replace(
+        "class ModelNew", "DEVICE = triton.runtime.driver.active.get_active_torch_device()\n\n\nclass ModelNew")
+    assert static_verdict(source, "triton") == "ok"
+
+
+def test_complex_outputs_are_compared_with_the_tolerance():
+    import torch
+    from server.evaluation.correctness import check_output
+    ref = torch.randn(16, dtype=torch.complex64)
+    assert check_output(ref + 1e-4, ref, atol=1e-2, rtol=1e-2) < 1e-3

@@ -27,7 +27,7 @@ from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
 from .static_check import static_check
 from .timed_inputs import TimedOutputSampler
-from .timing import Hooks, time_forward, trials_for
+from .timing import MIN_TRIALS, Hooks, time_forward, trials_for
 
 TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
 Progress = Callable[[str], None]
@@ -306,7 +306,7 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
 
 
 RECORDED_CALLS = 2
-FIRST_RECORDING_AFTER = 10  # timed calls, at least
+FIRST_RECORDING_AFTER = MIN_TRIALS  # timed calls, at least
 
 
 def _recording_point(profile: dict) -> int:

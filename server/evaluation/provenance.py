@@ -33,13 +33,13 @@ LAYOUT_KERNELS = (
 # Namespaces a submission may not claim for its own kernels: a kernel named there is a library's.
 RESERVED_NAMESPACES = {"at", "c10", "torch", "cub", "thrust", "cutlass", "cute", "std", "cuda",
                        "cublas", "cublasLt", "cudnn", "flash", "nvidia", "pytorch", "internal"}
-# Text in a kernel's full name (template arguments, parameters) that only library kernels carry,
-# and the shapes of vendor kernel names that carry none: a submission cannot claim these.
-LIBRARY_MARKERS = ("at::", "c10::", "cublas", "cudnn", "cutlass", "cute::", "xmma", "nvjet",
-                   "cub::", "thrust::", "flash::")
-VENDOR_NAME = re.compile(r"^(sm\d+_|[sdhz]gemm|gemm(SN|k1)_|gemv\d?[NT]?_|scal_kernel$|dot_kernel$|"
-                         r"nrm2|asum|splitKreduce|ampere_|turing_|volta_|hopper_|blackwell_|nvjet|"
-                         r"redzone|cutlass|cudnn|cublas|xmma)")
+# Text only library kernels carry: in the qualified name (a submission's templates may well take
+# at::/c10:: types as arguments), or anywhere (vendor types need vendor headers, refused in sources).
+QUALIFIER_MARKERS = ("at::", "c10::", "cub::", "thrust::", "cute::", "flash::", "cutlass::")
+ANYWHERE_MARKERS = ("cublas", "cudnn", "cutlass", "xmma", "nvjet")
+VENDOR_NAME = re.compile(r"^(sm\d+_|(ampere|turing|volta|hopper|blackwell)_\w*(gemm|conv|fprop|dgrad|wgrad)|"
+                         r"[sdhcz]gemm_(largek|\d+x\d+)|gemmSN_|gemmk1_|gemv2[NT]_|scal_kernel$|"
+                         r"splitKreduce|redzone|nvjet|cutlass|cudnn|cublas|xmma)")
 _GLOBAL_FN = re.compile(r"__global__\s+[\w\s:<>,*&]*?\b(\w+)\s*\(")
 _NAMESPACE = re.compile(r"\bnamespace\s+([\w:]+)\s*\{")
 _ANONYMOUS = re.compile(r"\bnamespace\s*\{")
@@ -50,7 +50,7 @@ def own_kernels(language: str, triton_kernels: tuple[str, ...], cuda_source: str
     or, for CUDA, the `__global__` functions and namespaces in the sources load_inline builds."""
     if language != "cuda":
         return OwnKernels(frozenset(triton_kernels), frozenset())
-    text = _strip_launch_bounds(cuda_source)
+    text = _strip_launch_bounds(strip_comments(cuda_source))
     names = frozenset(_GLOBAL_FN.findall(text)) - {"void"}
     namespaces = {part for spec in _NAMESPACE.findall(text) for part in spec.split("::")}
     if _ANONYMOUS.search(text):
@@ -58,20 +58,26 @@ def own_kernels(language: str, triton_kernels: tuple[str, ...], cuda_source: str
     return OwnKernels(names, frozenset(namespaces - RESERVED_NAMESPACES), cuda=True)
 
 
+_LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\(")
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+def strip_comments(text: str) -> str:
+    return _COMMENTS.sub(" ", text)
+
+
 def _strip_launch_bounds(text: str) -> str:
-    """Remove `__launch_bounds__(...)`, nested parentheses included."""
+    """Remove `__launch_bounds__(...)`, nested parentheses included; an unbalanced one ends at
+    the next `{` or `;`."""
     out, i = [], 0
-    while (j := text.find("__launch_bounds__", i)) >= 0:
-        out.append(text[i:j])
-        k = text.find("(", j)
-        depth = 0
-        while 0 <= k < len(text):
+    while (m := _LAUNCH_BOUNDS.search(text, i)) is not None:
+        out.append(text[i:m.start()])
+        k, depth = m.end(), 1
+        while k < len(text) and depth and text[k] not in "{;":
             depth += {"(": 1, ")": -1}.get(text[k], 0)
             k += 1
-            if depth == 0:
-                break
-        i = max(k, j + len("__launch_bounds__"))
         out.append(" ")
+        i = k
     out.append(text[i:])
     return "".join(out)
 
@@ -97,8 +103,9 @@ def is_layout_kernel(kernel: str) -> bool:
 
 def is_library_kernel(kernel: str) -> bool:
     """Named like a library's kernel: torch's, cuBLAS's, cuDNN's, CUTLASS's (never claimable)."""
-    base = _qualified_name(kernel).split("::")[-1]
-    return any(m in kernel for m in LIBRARY_MARKERS) or bool(VENDOR_NAME.search(base))
+    qualified = _qualified_name(kernel)
+    return (any(m in qualified for m in QUALIFIER_MARKERS) or any(m in kernel for m in ANYWHERE_MARKERS)
+            or bool(VENDOR_NAME.search(qualified.split("::")[-1])))
 
 
 def _qualified_name(kernel: str) -> str:
@@ -119,7 +126,7 @@ def foreign_kernels(seen: list[str], own: OwnKernels) -> list[str]:
 def describe_foreign(foreign: list[str]) -> str:
     """What ran, by kind. torch's kernels are named (no submission can claim them); other names
     are not echoed, since a name shown is a name a submission could copy for its own kernel."""
-    torch_kernels = [k for k in foreign if "at::" in k or "c10::" in k]
+    torch_kernels = [k for k in foreign if any(m in _qualified_name(k) for m in ("at::", "c10::"))]
     vendor = [k for k in foreign if k not in torch_kernels and is_library_kernel(k)]
     other = len(foreign) - len(torch_kernels) - len(vendor)
     parts = []

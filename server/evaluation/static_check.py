@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
 from dataclasses import dataclass
 
 from .stages import STATIC_CHECK, StageFailure
@@ -218,46 +219,63 @@ CUDA_FORBIDDEN_TEXT = {
     "/proc": "reading the process's state is not allowed",
 }
 _C_TIME_CALL = re.compile(r"\btime\s*\(")
+_C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 # In any string (inline PTX through tl.inline_asm_elementwise, for one): the GPU's own clocks.
 GPU_CLOCK_TEXT = ("globaltimer", "%clock")
 
 
+LOAD_INLINE = "torch.utils.cpp_extension.load_inline"
+
+
 def _load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
-    """The text of every string load_inline is given (sources, and names bound to them at module
-    level, concatenations and lists included): what gets compiled, not comments or docstrings.
-    A source built at run time cannot be reviewed: it is refused."""
-    bound = {t.id: node.value for node in tree.body if isinstance(node, ast.Assign)
-             for t in node.targets if isinstance(t, ast.Name)}
-    texts: list[str] = []
-
-    def collect(node: ast.AST, depth: int = 0) -> None:
-        if depth > 20:
-            _fail(f"{_where(node)}: load_inline's sources nest too deeply to review")
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            texts.append(node.value)
-        elif isinstance(node, ast.Name) and node.id in bound:
-            collect(bound[node.id], depth + 1)
-        elif isinstance(node, (ast.List, ast.Tuple)):
-            for item in node.elts:
-                collect(item, depth + 1)
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            collect(node.left, depth + 1)
-            collect(node.right, depth + 1)
-        else:
-            _fail(f"{_where(node)}: load_inline's sources must be string literals (or names bound "
-                  "to them at module level): sources built at run time cannot be reviewed")
-
+    """The text load_inline compiles: its source arguments, following names bound once, at
+    module level, to string literals (concatenations, lists, `textwrap.dedent` of a literal).
+    Comments and docstrings elsewhere are not read; a source built at run time, or load_inline
+    called any other way than directly, cannot be reviewed and is refused."""
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _dotted(n.func, aliases) == LOAD_INLINE]
+    call_funcs = {id(c.func) for c in calls}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _dotted(node.func, aliases) == "torch.utils.cpp_extension.load_inline":
-            sources = [kw.value for kw in node.keywords if kw.arg in ("cpp_sources", "cuda_sources")]
-            collect_from = sources + list(node.args[1:3])  # load_inline(name, cpp_sources, cuda_sources)
-            for arg in collect_from:
-                collect(arg)
+        if (isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in call_funcs
+                and _dotted(node, aliases) == LOAD_INLINE):
+            _fail(f"{_where(node)}: load_inline may only be called directly (aliases and partials "
+                  "hide which sources it builds)")
+    bound = {t.id: node.value for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+             and node.value is not None
+             for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+             if isinstance(t, ast.Name)}
+    bindings: dict[str, int] = {}
+    for node in ast.walk(tree):
+        name = (node.id if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
+                else node.arg if isinstance(node, ast.arg) else None)
+        if name is not None:
+            bindings[name] = bindings.get(name, 0) + 1
+
+    def text(node: ast.AST, hops: int = 0) -> str:
+        if isinstance(node, ast.Constant) and (isinstance(node.value, str) or node.value is None):
+            return node.value or ""
+        if isinstance(node, ast.Name) and node.id in bound and bindings.get(node.id) == 1 and hops < 20:
+            return text(bound[node.id], hops + 1)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return "\n".join(text(item, hops) for item in node.elts)  # torch joins lists by lines
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return text(node.left, hops) + text(node.right, hops)
+        if (isinstance(node, ast.Call) and _dotted(node.func, aliases) == "textwrap.dedent"
+                and len(node.args) == 1 and not node.keywords):
+            return textwrap.dedent(text(node.args[0], hops))
+        _fail(f"{_where(node)}: load_inline's sources must be string literals, or names bound once "
+              "at module level to them: sources built at run time cannot be reviewed")
+
+    texts = []
+    for call in calls:
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            _fail(f"{_where(call)}: pass load_inline's arguments by name or position, not unpacked")
+        sources = [kw.value for kw in call.keywords if kw.arg in ("cpp_sources", "cuda_sources")]
+        texts += [text(arg) for arg in sources + list(call.args[1:3])]  # (name, cpp, cuda)
     return "\n".join(texts)
 
 
 def _check_cuda_sources(source: str) -> None:
-    text = source.lower()
+    text = _C_COMMENTS.sub(" ", source).lower()  # what compiles, not what the comments say
     for needle, reason in CUDA_FORBIDDEN_TEXT.items():
         if needle in text:
             _fail(f"`{needle}` in your CUDA source is not allowed: {reason}")
@@ -349,6 +367,7 @@ def _where(node: ast.AST) -> str:
 
 def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> None:
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     for node in ast.walk(tree):
         if (isinstance(node, ast.Name) and node.id in ("getattr", "setattr", "delattr")
                 and node.id not in aliases and id(node) not in called):
@@ -370,7 +389,9 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
                 _fail(f"{_where(node)}: `{node.id}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.id]}")
             if isinstance(node, ast.Attribute) and node.attr in FORBIDDEN_ATTRIBUTES:
                 _fail(f"{_where(node)}: `.{node.attr}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.attr]}")
-            if _root(node) in aliases:  # local variables that share a module's name are fine
+            # Whole chains only (`a.b.c`, not also `a.b`): a forbidden prefix still matches, and a
+            # few exact names below a forbidden prefix can be allowed.
+            if _root(node) in aliases and id(node) not in inner:  # local names that shadow modules are fine
                 _reject_name(_dotted(node, aliases) or "", language, node)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and isinstance(
                 node.func.func, ast.Name) and node.func.func.id == "type":
@@ -398,7 +419,14 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
 PRIVATE_ROOTS = ("torch", "triton")
 
 
+# Exact names allowed below a forbidden prefix: harmless, and in Triton's and torch's own examples.
+ALLOWED_NAMES = {"triton.runtime.driver.active.get_active_torch_device", "torch._check",
+                 "torch._assert"}
+
+
 def _reject_name(name: str, language: str, node: ast.AST) -> None:
+    if name in ALLOWED_NAMES:
+        return
     parts = name.split(".")
     if parts[0] in PRIVATE_ROOTS and any(p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
                                          for p in parts[1:]):

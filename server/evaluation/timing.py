@@ -52,9 +52,10 @@ class Hooks:
 def time_forward(call: Callable[[], object], device: torch.device, hooks: Hooks = Hooks(),
                  trials: int | None = None) -> Timing:
     """Time `call()` on the device (events) or, not meaningfully, on the CPU (wall clock).
-    By default the number of trials follows from a first call's duration; `trials` fixes it
-    instead (the caller draws it where the candidate cannot predict or steer it). Either way the
-    timed loop stops once it has run WALL_CAP_S, after at least one trial."""
+    By default the number of trials follows from a first call's duration, and the timed loop
+    stops once it has run WALL_CAP_S (after at least one trial). `trials` fixes the count
+    instead, with no early stop: the caller draws it where the candidate can neither predict
+    nor steer it (a deliberately slow call must not end the loop where the candidate chooses)."""
     if device.type != "cuda":
         return _time_cpu(call, hooks)
     return _time_cuda(call, device, hooks, trials)
@@ -115,7 +116,8 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
 
     wall0 = _perf_counter()
     done = 0
-    while done < n and (done == 0 or _perf_counter() - wall0 < WALL_CAP_S):
+    capped = trials is None
+    while done < n and (done == 0 or not capped or _perf_counter() - wall0 < WALL_CAP_S):
         _hooked(call, hooks, lambda c: events(c, done))
         done += 1
     _synchronize(device)
