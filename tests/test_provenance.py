@@ -229,3 +229,18 @@ def test_complex_outputs_are_compared_with_the_tolerance():
     from server.evaluation.correctness import check_output
     ref = torch.randn(16, dtype=torch.complex64)
     assert check_output(ref + 1e-4, ref, atol=1e-2, rtol=1e-2) < 1e-3
+
+
+@pytest.mark.parametrize("asm, verdict", [
+    ('"max.f32 $0, $1, 0f00000000;"', "ok"),
+    ('"mov.u64 $0, %globaltimer;"', "clock registers"),
+    ('"mov.u64 $0, %" + "globaltimer;"', "single string literal"),
+])
+def test_inline_assembly_is_a_reviewable_literal_without_clocks(asm, verdict):
+    source = (KERNELS / "legit" / "relu.py").read_text().replace(
+        "tl.store(out_ptr + offs, tl.maximum(x, 0.0), mask=mask)",
+        f"y = tl.inline_asm_elementwise({asm}, \"=f,f\", [x], dtype=tl.float32, is_pure=True, pack=1)\n"
+        "    tl.store(out_ptr + offs, y, mask=mask)")
+    assert "inline_asm" in source
+    result = static_verdict(source, "triton")
+    assert (result == "ok") if verdict == "ok" else (verdict in result), result

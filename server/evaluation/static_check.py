@@ -376,6 +376,11 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and any(
                 clock in node.value.lower() for clock in GPU_CLOCK_TEXT):
             _fail(f"{_where(node)}: reading the GPU's clock registers is not allowed: {_CLOCKS}")
+        if isinstance(node, ast.Call) and (_dotted(node.func, aliases) or "").endswith("inline_asm_elementwise"):
+            asm = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "asm"), None)
+            if not (isinstance(asm, ast.Constant) and isinstance(asm.value, str)):
+                _fail(f"{_where(node)}: inline assembly must be a single string literal, so it can be "
+                      "reviewed")
         if isinstance(node, ast.Import):
             for a in node.names:
                 _reject_name(a.name, language, node)
