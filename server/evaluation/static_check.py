@@ -9,10 +9,10 @@ Import aliases are resolved, so `import torch as T; T.compile(...)` is caught li
 from __future__ import annotations
 
 import ast
-import re
-import textwrap
 from dataclasses import dataclass
 
+from .cuda_sources import CLOCKS_REASON, PROFILER_REASON, check_cuda_sources, load_inline_sources
+from .source_names import dotted, import_aliases, literal_getattr, root, where
 from .stages import STATIC_CHECK, StageFailure
 
 _GENERATED = "generated code is not a hand-written kernel; write the kernel yourself"
@@ -21,10 +21,7 @@ _GRAPHS = "CUDA graphs replay work the dispatch guard cannot see"
 _CONCURRENCY = "threads, processes and native calls run work the dispatch guard cannot see"
 _ARRAYS = "other array libraries compute outside your kernel"
 _INTROSPECTION = "introspection can reach into the evaluator"
-_PROFILER = "the evaluator records your kernels with the profiler; submissions may not use it"
 _LIBRARY = "library kernels are not your kernel; write it yourself"
-_CLOCKS = ("submissions may not read clocks: behaviour that depends on timing is how an evaluator "
-           "is told apart from a user")
 _EVALUATOR = "the evaluator and the task's reference are not yours to import"
 _FILES = ("submissions may not touch files, descriptors, sockets or processes (of os and sys only "
           "environ, getenv, path, cpu_count, getpid, exit, stdout and stderr are available)")
@@ -108,19 +105,19 @@ FORBIDDEN_NAMES = {
     "torch.cuda.cudart": _DISPATCH,
     "operator.attrgetter": _INTROSPECTION,
     "operator.methodcaller": _INTROSPECTION,
-    "torch.Event": _CLOCKS,
-    "torch.cuda.streams.Event": _CLOCKS,
+    "torch.Event": CLOCKS_REASON,
+    "torch.cuda.streams.Event": CLOCKS_REASON,
     "triton.runtime": _INTROSPECTION,
-    "time": _CLOCKS,
-    "datetime": _CLOCKS,
-    "timeit": _CLOCKS,
-    "triton.testing": _CLOCKS,
-    "torch.cuda.Event": _CLOCKS,
-    "torch.utils.benchmark": _CLOCKS,
-    "torch.profiler": _PROFILER,
-    "torch.autograd.profiler": _PROFILER,
-    "torch.autograd.profiler_util": _PROFILER,
-    "torch.cuda.profiler": _PROFILER,
+    "time": CLOCKS_REASON,
+    "datetime": CLOCKS_REASON,
+    "timeit": CLOCKS_REASON,
+    "triton.testing": CLOCKS_REASON,
+    "torch.cuda.Event": CLOCKS_REASON,
+    "torch.utils.benchmark": CLOCKS_REASON,
+    "torch.profiler": PROFILER_REASON,
+    "torch.autograd.profiler": PROFILER_REASON,
+    "torch.autograd.profiler_util": PROFILER_REASON,
+    "torch.cuda.profiler": PROFILER_REASON,
     "marshal": _INTROSPECTION,
     "triton.ops": _LIBRARY,
     "triton.kernels": _LIBRARY,
@@ -186,7 +183,7 @@ class StaticReport:
 def static_check(source: str, language: str) -> StaticReport:
     """Raise StageFailure on the first rule broken; else describe the kernels found."""
     tree = _parse(source)
-    aliases = _import_aliases(tree)
+    aliases = import_aliases(tree)
     _check_names(tree, aliases, language)
     _check_magic_methods(tree)
     _check_model_new(tree, aliases)
@@ -194,93 +191,10 @@ def static_check(source: str, language: str) -> StaticReport:
         _require(_calls(tree, aliases, "torch.utils.cpp_extension.load_inline"),
                  "CUDA mode: build your kernels with torch.utils.cpp_extension.load_inline "
                  "and call them from ModelNew.forward")
-        source = _load_inline_sources(tree, aliases)
-        _check_cuda_sources(source)
+        source = load_inline_sources(tree, aliases)
+        check_cuda_sources(source)
         return StaticReport(kernels=(), autotuned=False, cuda_source=source)
     return _check_triton(tree, aliases)
-
-
-# Text in a CUDA submission's source strings (case-insensitive) -> why it is refused. The first
-# line of defence; kernel provenance on the GPU catches what text rules cannot (see provenance.py).
-_VENDOR = "vendor libraries compute for you; write your own kernels"
-CUDA_FORBIDDEN_TEXT = {
-    "cublas": _VENDOR, "cudnn": _VENDOR, "cutlass": _VENDOR, "cufft": _VENDOR, "cusparse": _VENDOR,
-    "cusolver": _VENDOR, "thrust::": _VENDOR, "cub::device": _VENDOR,
-    "nvrtc": "runtime compilation hides the kernel from review",
-    "dlopen": "loading libraries at run time is not allowed",
-    "dlsym": "loading libraries at run time is not allowed",
-    "##": "token pasting can assemble forbidden names",
-    "std::thread": "threads escape the dispatch guard", "pthread_create": "threads escape the dispatch guard",
-    "std::async": "threads escape the dispatch guard",
-    "chrono": _CLOCKS, "clock": _CLOCKS, "gettimeofday": _CLOCKS, "elapsedtime": _CLOCKS,
-    "rdtsc": _CLOCKS, "cupti": _CLOCKS, "globaltimer": _CLOCKS, "timespec": _CLOCKS,
-    "profiler": _PROFILER, "kineto": _PROFILER, "recordfunction": _PROFILER,
-    "record_function": _PROFILER, "callbacks": _PROFILER,
-    "/proc": "reading the process's state is not allowed",
-}
-_C_TIME_CALL = re.compile(r"\btime\s*\(")
-_C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-# In any string (inline PTX through tl.inline_asm_elementwise, for one): the GPU's own clocks.
-GPU_CLOCK_TEXT = ("globaltimer", "%clock")
-
-
-LOAD_INLINE = "torch.utils.cpp_extension.load_inline"
-
-
-def _load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
-    """The text load_inline compiles: its source arguments, following names bound once, at
-    module level, to string literals (concatenations, lists, `textwrap.dedent` of a literal).
-    Comments and docstrings elsewhere are not read; a source built at run time, or load_inline
-    called any other way than directly, cannot be reviewed and is refused."""
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _dotted(n.func, aliases) == LOAD_INLINE]
-    call_funcs = {id(c.func) for c in calls}
-    for node in ast.walk(tree):
-        if (isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in call_funcs
-                and _dotted(node, aliases) == LOAD_INLINE):
-            _fail(f"{_where(node)}: load_inline may only be called directly (aliases and partials "
-                  "hide which sources it builds)")
-    bound = {t.id: node.value for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
-             and node.value is not None
-             for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
-             if isinstance(t, ast.Name)}
-    bindings: dict[str, int] = {}
-    for node in ast.walk(tree):
-        name = (node.id if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
-                else node.arg if isinstance(node, ast.arg) else None)
-        if name is not None:
-            bindings[name] = bindings.get(name, 0) + 1
-
-    def text(node: ast.AST, hops: int = 0) -> str:
-        if isinstance(node, ast.Constant) and (isinstance(node.value, str) or node.value is None):
-            return node.value or ""
-        if isinstance(node, ast.Name) and node.id in bound and bindings.get(node.id) == 1 and hops < 20:
-            return text(bound[node.id], hops + 1)
-        if isinstance(node, (ast.List, ast.Tuple)):
-            return "\n".join(text(item, hops) for item in node.elts)  # torch joins lists by lines
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            return text(node.left, hops) + text(node.right, hops)
-        if (isinstance(node, ast.Call) and _dotted(node.func, aliases) == "textwrap.dedent"
-                and len(node.args) == 1 and not node.keywords):
-            return textwrap.dedent(text(node.args[0], hops))
-        _fail(f"{_where(node)}: load_inline's sources must be string literals, or names bound once "
-              "at module level to them: sources built at run time cannot be reviewed")
-
-    texts = []
-    for call in calls:
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-            _fail(f"{_where(call)}: pass load_inline's arguments by name or position, not unpacked")
-        sources = [kw.value for kw in call.keywords if kw.arg in ("cpp_sources", "cuda_sources")]
-        texts += [text(arg) for arg in sources + list(call.args[1:3])]  # (name, cpp, cuda)
-    return "\n".join(texts)
-
-
-def _check_cuda_sources(source: str) -> None:
-    text = _C_COMMENTS.sub(" ", source).lower()  # what compiles, not what the comments say
-    for needle, reason in CUDA_FORBIDDEN_TEXT.items():
-        if needle in text:
-            _fail(f"`{needle}` in your CUDA source is not allowed: {reason}")
-    if _C_TIME_CALL.search(text):
-        _fail(f"`time(...)` in your CUDA source is not allowed: {_CLOCKS}")
 
 
 def _fail(feedback: str, error_class: str = "format_violation"):
@@ -301,52 +215,8 @@ def _parse(source: str) -> ast.Module:
               "syntax_error")
 
 
-def _import_aliases(tree: ast.Module) -> dict[str, str]:
-    """Local name -> the dotted name it stands for, from every import in the file."""
-    aliases: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            for a in node.names:
-                aliases[a.asname or a.name] = f"{node.module}.{a.name}"
-    return aliases
-
-
-def _literal_getattr(node: ast.AST) -> bool:
-    """`getattr(x, "name")` (or with a default): an attribute access spelled as a call."""
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
-            and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
-            and isinstance(node.args[1].value, str))
-
-
-def _step(node: ast.AST) -> tuple[str, ast.AST] | None:
-    """One link of an attribute chain: (attribute name, the object it is read from)."""
-    if isinstance(node, ast.Attribute):
-        return node.attr, node.value
-    if _literal_getattr(node):
-        return node.args[1].value, node.args[0]
-    return None
-
-
-def _dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
-    """`T.cuda.graph` (or `getattr(T.cuda, "graph")`) -> 'torch.cuda.graph' when T aliases
-    torch; None for non-name chains."""
-    parts = []
-    while (link := _step(node)) is not None:
-        parts.append(link[0])
-        node = link[1]
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(aliases.get(node.id, node.id))
-    return ".".join(reversed(parts))
-
-
-def _root(node: ast.AST) -> str | None:
-    while (link := _step(node)) is not None:
-        node = link[1]
-    return node.id if isinstance(node, ast.Name) else None
+# In any string (inline PTX through tl.inline_asm_elementwise, for one): the GPU's own clocks.
+GPU_CLOCK_TEXT = ("globaltimer", "%clock")
 
 
 def _forbidden_reason(name: str, language: str) -> str | None:
@@ -361,64 +231,60 @@ def _forbidden_reason(name: str, language: str) -> str | None:
     return None
 
 
-def _where(node: ast.AST) -> str:
-    return f"line {getattr(node, 'lineno', '?')}"
-
-
 def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> None:
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     for node in ast.walk(tree):
         if (isinstance(node, ast.Name) and node.id in ("getattr", "setattr", "delattr")
                 and node.id not in aliases and id(node) not in called):
-            _fail(f"{_where(node)}: `{node.id}` may only be called directly (an alias would hide "
+            _fail(f"{where(node)}: `{node.id}` may only be called directly (an alias would hide "
                   f"what it reads): {_INTROSPECTION}")
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and any(
                 clock in node.value.lower() for clock in GPU_CLOCK_TEXT):
-            _fail(f"{_where(node)}: reading the GPU's clock registers is not allowed: {_CLOCKS}")
-        if isinstance(node, ast.Call) and (_dotted(node.func, aliases) or "").endswith("inline_asm_elementwise"):
+            _fail(f"{where(node)}: reading the GPU's clock registers is not allowed: {CLOCKS_REASON}")
+        if isinstance(node, ast.Call) and (dotted(node.func, aliases) or "").endswith("inline_asm_elementwise"):
             asm = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "asm"), None)
             if not (isinstance(asm, ast.Constant) and isinstance(asm.value, str)):
-                _fail(f"{_where(node)}: inline assembly must be a single string literal, so it can be "
+                _fail(f"{where(node)}: inline assembly must be a single string literal, so it can be "
                       "reviewed")
         if isinstance(node, ast.Import):
             for a in node.names:
                 _reject_name(a.name, language, node)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                _fail(f"{_where(node)}: relative imports are not allowed in a single-file submission")
+                _fail(f"{where(node)}: relative imports are not allowed in a single-file submission")
             for a in node.names:
                 _reject_name(f"{node.module}.{a.name}", language, node)
         elif isinstance(node, (ast.Attribute, ast.Name)):
             if isinstance(node, ast.Name) and node.id in FORBIDDEN_ATTRIBUTES:  # __builtins__ etc.
-                _fail(f"{_where(node)}: `{node.id}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.id]}")
+                _fail(f"{where(node)}: `{node.id}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.id]}")
             if isinstance(node, ast.Attribute) and node.attr in FORBIDDEN_ATTRIBUTES:
-                _fail(f"{_where(node)}: `.{node.attr}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.attr]}")
+                _fail(f"{where(node)}: `.{node.attr}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.attr]}")
             # Whole chains only (`a.b.c`, not also `a.b`): a forbidden prefix still matches, and a
             # few exact names below a forbidden prefix can be allowed.
-            if _root(node) in aliases and id(node) not in inner:  # local names that shadow modules are fine
-                _reject_name(_dotted(node, aliases) or "", language, node)
+            if root(node) in aliases and id(node) not in inner:  # local names that shadow modules are fine
+                _reject_name(dotted(node, aliases) or "", language, node)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and isinstance(
                 node.func.func, ast.Name) and node.func.func.id == "type":
-            _fail(f"{_where(node)}: calling `type(...)(...)` is not allowed: {_INTROSPECTION}")
+            _fail(f"{where(node)}: calling `type(...)(...)` is not allowed: {_INTROSPECTION}")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             reason = FORBIDDEN_BUILTINS.get(node.func.id)
             if reason and node.func.id not in aliases:
-                _fail(f"{_where(node)}: `{node.func.id}(...)` is not allowed: {reason}")
+                _fail(f"{where(node)}: `{node.func.id}(...)` is not allowed: {reason}")
             if node.func.id in ("getattr", "setattr", "delattr", "hasattr") and node.func.id not in aliases:
                 _check_dynamic_attribute(node)
-            if _literal_getattr(node) and _root(node) in aliases:  # getattr(torch, "compile")
-                _reject_name(_dotted(node, aliases) or "", language, node)
+            if literal_getattr(node) and root(node) in aliases:  # getattr(torch, "compile")
+                _reject_name(dotted(node, aliases) or "", language, node)
             if node.func.id in ("setattr", "delattr") and node.args:
-                target = _dotted(node.args[0], aliases) or ""
+                target = dotted(node.args[0], aliases) or ""
                 if target.split(".")[0] in PROTECTED_ROOTS:
-                    _fail(f"{_where(node)}: modifying `{target}` is not allowed (monkeypatching)")
+                    _fail(f"{where(node)}: modifying `{target}` is not allowed (monkeypatching)")
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Delete)):
             targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
             for t in targets:
-                dotted = _dotted(t, aliases) if isinstance(t, ast.Attribute) else None
-                if dotted and dotted.split(".")[0] in PROTECTED_ROOTS:
-                    _fail(f"{_where(node)}: assigning `{dotted}` is not allowed (monkeypatching)")
+                name = dotted(t, aliases) if isinstance(t, ast.Attribute) else None
+                if name and name.split(".")[0] in PROTECTED_ROOTS:
+                    _fail(f"{where(node)}: assigning `{name}` is not allowed (monkeypatching)")
 
 
 PRIVATE_ROOTS = ("torch", "triton")
@@ -435,15 +301,15 @@ def _reject_name(name: str, language: str, node: ast.AST) -> None:
     parts = name.split(".")
     if parts[0] in PRIVATE_ROOTS and any(p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
                                          for p in parts[1:]):
-        _fail(f"{_where(node)}: `{name}` is not allowed: private parts of torch and triton are "
+        _fail(f"{where(node)}: `{name}` is not allowed: private parts of torch and triton are "
               "the evaluator's machinery, not an API for kernels")
     head = ".".join(name.split(".")[:2])
     if (name.split(".")[0] == "os" and head not in OS_ALLOWED) or (
             name.split(".")[0] == "sys" and head not in SYS_ALLOWED):
-        _fail(f"{_where(node)}: `{name}` is not allowed: {_FILES}")
+        _fail(f"{where(node)}: `{name}` is not allowed: {_FILES}")
     reason = _forbidden_reason(name, language)
     if reason:
-        _fail(f"{_where(node)}: `{name}` is not allowed: {reason}")
+        _fail(f"{where(node)}: `{name}` is not allowed: {reason}")
 
 
 def _check_dynamic_attribute(node: ast.Call) -> None:
@@ -451,7 +317,7 @@ def _check_dynamic_attribute(node: ast.Call) -> None:
     are how static rules get routed around (getattr(torch, '_' + 'C'))."""
     name = node.args[1] if len(node.args) > 1 else None
     if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and not name.value.startswith("_")):
-        _fail(f"{_where(node)}: `{node.func.id}` needs a literal, public attribute name "
+        _fail(f"{where(node)}: `{node.func.id}` needs a literal, public attribute name "
               "(no computed or underscore names)")
 
 
@@ -467,7 +333,7 @@ def _check_model_new(tree: ast.Module, aliases: dict[str, str]) -> None:
     _require(bool(classes), "define a top-level `class ModelNew(nn.Module)` with the same "
              "constructor arguments as the reference Model and a forward method")
     cls = classes[-1]
-    bases = [_dotted(b, aliases) for b in cls.bases]
+    bases = [dotted(b, aliases) for b in cls.bases]
     _require(len(bases) == 1 and bases[0] in ALLOWED_MODEL_BASES,
              f"line {cls.lineno}: ModelNew must subclass nn.Module directly "
              f"(found bases: {', '.join(str(b) for b in bases) or 'none'}); "
@@ -480,7 +346,7 @@ def _decorator_names(fn: ast.FunctionDef, aliases: dict[str, str]) -> list[str]:
     names = []
     for d in fn.decorator_list:
         target = d.func if isinstance(d, ast.Call) else d
-        names.append(_dotted(target, aliases) or "")
+        names.append(dotted(target, aliases) or "")
     return names
 
 
@@ -520,13 +386,13 @@ def _check_kernel_body(fn: ast.FunctionDef, aliases: dict[str, str], plain: set[
                   "a @triton.jit function; kernels may call only @triton.jit functions and "
                   "triton.language")
         if isinstance(node, ast.Name):
-            root = aliases.get(node.id, "").split(".")[0]
-            if root in ("torch", "numpy"):
+            module = aliases.get(node.id, "").split(".")[0]
+            if module in ("torch", "numpy"):
                 _fail(f"line {node.lineno}: `{node.id}` is used inside the @triton.jit kernel "
                       f"`{fn.name}`; only triton.language (tl) is available in a kernel")
 
 
 def _calls(tree: ast.Module, aliases: dict[str, str], name: str) -> bool:
     return any(
-        isinstance(n, ast.Call) and _dotted(n.func, aliases) == name for n in ast.walk(tree)
+        isinstance(n, ast.Call) and dotted(n.func, aliases) == name for n in ast.walk(tree)
     )

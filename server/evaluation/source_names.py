@@ -1,0 +1,59 @@
+"""Names in a submission's syntax tree, resolved through its imports: `T.cuda.graph` is
+`torch.cuda.graph` when `import torch as T`, and so is `getattr(T.cuda, "graph")`. The static
+rules match these resolved names, not the spelling."""
+
+from __future__ import annotations
+
+import ast
+
+
+def import_aliases(tree: ast.Module) -> dict[str, str]:
+    """Local name -> the dotted name it stands for, from every import in the file."""
+    aliases: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for a in node.names:
+                aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+    return aliases
+
+
+def literal_getattr(node: ast.AST) -> bool:
+    """`getattr(x, "name")` (or with a default): an attribute access spelled as a call."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+            and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str))
+
+
+def step(node: ast.AST) -> tuple[str, ast.AST] | None:
+    """One link of an attribute chain: (attribute name, the object it is read from)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr, node.value
+    if literal_getattr(node):
+        return node.args[1].value, node.args[0]
+    return None
+
+
+def dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
+    """`T.cuda.graph` (or `getattr(T.cuda, "graph")`) -> 'torch.cuda.graph' when T aliases
+    torch; None for non-name chains."""
+    parts = []
+    while (link := step(node)) is not None:
+        parts.append(link[0])
+        node = link[1]
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(aliases.get(node.id, node.id))
+    return ".".join(reversed(parts))
+
+
+def root(node: ast.AST) -> str | None:
+    while (link := step(node)) is not None:
+        node = link[1]
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def where(node: ast.AST) -> str:
+    return f"line {getattr(node, 'lineno', '?')}"
