@@ -58,7 +58,10 @@ def test_adversarial_kernel_is_rejected_on_the_gpu_as_on_cpu(evaluator, path):
         return
     # `expect_gpu` where a GPU compiler stops the exploit earlier than the interpreter can
     expected = fields.get("expect_gpu", fields["expect"])
-    assert result.error_class == expected, f"{result.stage}: {result.feedback}"
+    if expected == "rejected":  # a CPU-evaluator exploit: on the GPU any refusal will do
+        assert result.stage != "scored", result.feedback
+    else:
+        assert result.error_class == expected, f"{result.stage}: {result.feedback}"
     assert result.reward == 0.0
 
 

@@ -39,6 +39,7 @@ ARITHMETIC = "arithmetic/reduction"
 SCALAR = "scalar extraction"
 OFF_DEVICE = "copy off the evaluation device"
 DTYPE = "dtype conversion"
+KERNEL_ARG = "not a plain tensor or scalar"
 
 _ALLOWED_HERE = ("Inside forward only allocations, views/reshapes/permutes/contiguous and "
                  "device-local copies are allowed")
@@ -50,6 +51,8 @@ HINTS = {
                 f"printing, storages or raw pointers). {_ALLOWED_HERE}; compute in your Triton "
                 f"kernel.",
     DTYPE: "dtype conversion is computation; do it in your kernel.",
+    KERNEL_ARG: "Pass your kernels plain tensors and plain Python scalars, not objects that "
+                "imitate them.",
 }
 
 # aten overload packets that forward may use freely. Composite ops (reshape, contiguous,
@@ -97,7 +100,9 @@ _ESCAPES = {
     # and the array-library protocols by the static check.
     "cpu": _HANDOVERS | {
         torch.Tensor.numpy, torch.Tensor.__array__, torch.Tensor.tolist, torch.Tensor.data_ptr,
-        torch.Tensor.untyped_storage, torch.Tensor.storage, torch.Tensor.cpu},
+        torch.Tensor.untyped_storage, torch.Tensor.storage, torch.Tensor.cpu,
+        # element-wise Python callbacks that never reach the dispatcher
+        torch.Tensor.apply_, torch.Tensor.map_, torch.Tensor.map2_},
 }
 
 
@@ -123,6 +128,18 @@ class _PauseState(threading.local):
 
 
 _pause_state = _PauseState()
+
+
+class _ActiveGuards(threading.local):
+    def __init__(self):
+        self.stack: list = []
+
+
+_active = _ActiveGuards()
+
+
+def _active_guard():
+    return _active.stack[-1] if _active.stack else None
 
 
 @contextlib.contextmanager
@@ -246,6 +263,7 @@ class DispatchGuard:
         self._entered: list[list] = []
 
     def __enter__(self) -> "DispatchGuard":
+        _active.stack.append(self)
         escapes = _ESCAPES.get(self.device_type)
         modes = [_EscapeCheck(self, escapes)] if escapes else []
         modes.append(_DispatchCheck(self))
@@ -260,6 +278,7 @@ class DispatchGuard:
         _tensor_str._str = printer
         for mode in reversed(modes):
             mode.__exit__(*exc)
+        _active.stack.pop()
 
     def _refuse_printing(self, *args, **kwargs):
         """Printing a tensor reads its values as text with the dispatch modes disabled."""
@@ -330,6 +349,10 @@ def _wrap_once(cls, name: str, make) -> None:
 
 def _paused_launch(original):
     def launch(self, *args, **kwargs):
+        # The pause must not cover the candidate's own code: check what the interpreter converts
+        # (the launch's positional arguments and its keyword dictionary).
+        _check_launch_args([a for a in args if isinstance(a, (list, tuple))],
+                           {k: v for a in args if isinstance(a, dict) for k, v in a.items()})
         with _paused():
             return original(self, *args, **kwargs)
     return launch
@@ -337,9 +360,45 @@ def _paused_launch(original):
 
 def _paused_call(original):
     def call(*args, **kwargs):
+        _check_launch_args(args, kwargs)
         with _paused():
             return original(*args, **kwargs)
     return call
+
+
+_PLAIN_ARGS = (bool, int, float, str, type(None))
+
+
+def _launch_arg_problem(arg, depth: int = 0) -> str | None:
+    """Kernel arguments the interpreter may convert with checks paused: plain tensors and
+    parameters, plain scalars, dtypes and Triton's own objects. Anything else (an object with a `data_ptr` or
+    `untyped_storage` of its own, an int subclass) would run the candidate's code unguarded."""
+    kind = type(arg)
+    if kind in (torch.Tensor, torch.nn.Parameter) or kind in _PLAIN_ARGS or isinstance(arg, torch.dtype):
+        return None
+    if kind in (tuple, list) and depth < 4:
+        return next((p for p in (_launch_arg_problem(a, depth + 1) for a in arg) if p), None)
+    if _triton_class(kind):
+        base = getattr(arg, "base", None)  # tensor descriptors carry a tensor
+        return _launch_arg_problem(base, depth + 1) if base is not None else None
+    return f"a {kind.__name__}"
+
+
+def _triton_class(kind: type) -> bool:
+    """Defined by Triton itself (a class can claim any `__module__`; it cannot be Triton's)."""
+    module = sys.modules.get(getattr(kind, "__module__", "") or "")
+    return (module is not None and module.__name__.startswith("triton")
+            and getattr(module, kind.__qualname__, None) is kind)
+
+
+def _check_launch_args(args, kwargs) -> None:
+    guard = _active_guard()
+    if guard is None:
+        return
+    for arg in (*args, *kwargs.values()):
+        problem = _launch_arg_problem(arg)  # lists of arguments are looked into
+        if problem:
+            guard._refuse(f"kernel argument ({problem})", KERNEL_ARG)
 
 
 def _first_config_when_interpreted(original):

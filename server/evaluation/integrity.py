@@ -9,6 +9,7 @@ is imported, and compare after each stage that ran candidate code.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 
 import torch
@@ -32,16 +33,27 @@ _WATCHED_DUNDERS = {"__call__", "__init__", "__torch_function__", "__torch_dispa
                     "__add__", "__mul__", "__getitem__", "__setitem__", "__array__"}
 
 
+# Classes whose special methods the evaluator's own arithmetic and comparisons go through.
+_ALL_DUNDERS = {"torch.Tensor", "torch._C.TensorBase", "torch.nn.Module"}
+
+
 def snapshot(extra: dict | None = None) -> dict[str, int]:
-    """Map 'namespace.attr' -> id(value) for every watched namespace (plus `extra` objects)."""
-    watched = dict(_WATCHED, **(extra or {}))
+    """Map 'namespace.attr' -> id(value) for every watched namespace (plus `extra` objects), the
+    special methods of tensors and modules, and every function of the evaluator's own modules."""
+    watched = dict(_WATCHED, **{"torch._C.TensorBase": torch._C.TensorBase}, **(extra or {}))
     snap = {}
     for ns_name, ns in watched.items():
         for attr, value in vars(ns).items():
             # Functions and classes only: data attributes (torch.cuda.default_generators, flags)
             # change legitimately when CUDA initialises.
-            if callable(value) and (not attr.startswith("_") or attr in _WATCHED_DUNDERS):
+            dunder = attr.startswith("__") and attr.endswith("__") and ns_name in _ALL_DUNDERS
+            if callable(value) and (not attr.startswith("_") or attr in _WATCHED_DUNDERS or dunder):
                 snap[f"{ns_name}.{attr}"] = id(value)
+    for name, module in list(sys.modules.items()):  # the evaluator's own functions, private too
+        if name.startswith(__package__ + ".") and module is not None:
+            for attr, value in vars(module).items():
+                if callable(value):
+                    snap[f"{name}.{attr}"] = id(value)
     for name, cls in vars(torch.nn).items():  # nn.Linear.forward & co., which references call
         if isinstance(cls, type) and issubclass(cls, torch.nn.Module):
             snap[f"torch.nn.{name}.forward"] = id(cls.__dict__.get("forward"))

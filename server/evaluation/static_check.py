@@ -9,6 +9,8 @@ Import aliases are resolved, so `import torch as T; T.compile(...)` is caught li
 from __future__ import annotations
 
 import ast
+import sys
+import types
 from dataclasses import dataclass
 
 from .cuda_sources import CLOCKS_REASON, PROFILER_REASON, check_cuda_sources, load_inline_sources
@@ -20,7 +22,8 @@ _DISPATCH = "reaching into PyTorch's dispatcher, custom ops or modes can hide wo
 _GRAPHS = "CUDA graphs replay work the dispatch guard cannot see"
 _CONCURRENCY = "threads, processes and native calls run work the dispatch guard cannot see"
 _ARRAYS = "other array libraries compute outside your kernel"
-_INTROSPECTION = "introspection can reach into the evaluator"
+INTROSPECTION = "introspection can reach into the evaluator"
+_INTROSPECTION = INTROSPECTION
 _LIBRARY = "library kernels are not your kernel; write it yourself"
 _EVALUATOR = "the evaluator and the task's reference are not yours to import"
 _FILES = ("submissions may not touch files, descriptors, sockets or processes (of os and sys only "
@@ -184,6 +187,7 @@ def static_check(source: str, language: str) -> StaticReport:
     """Raise StageFailure on the first rule broken; else describe the kernels found."""
     tree = _parse(source)
     aliases = import_aliases(tree)
+    _check_module_values(tree, aliases)
     _check_names(tree, aliases, language)
     _check_magic_methods(tree)
     _check_model_new(tree, aliases)
@@ -217,6 +221,51 @@ def _parse(source: str) -> ast.Module:
 
 # In any string (inline PTX through tl.inline_asm_elementwise, for one): the GPU's own clocks.
 GPU_CLOCK_TEXT = ("globaltimer", "%clock")
+
+
+def _is_module(name: str) -> bool:
+    return isinstance(sys.modules.get(name), types.ModuleType)
+
+
+def _check_module_values(tree: ast.Module, aliases: dict[str, str]) -> None:
+    """Modules are used only through their attributes: `t = torch` (or `[torch]`, a default
+    argument, a lambda) would carry torch past every rule keyed on resolved names. Simple
+    assignments of other names the imports reach (`T = torch.Tensor`) become aliases instead,
+    bound once."""
+    inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    stores: dict[str, int] = {}
+    for node in ast.walk(tree):
+        name = (node.id if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
+                else node.arg if isinstance(node, ast.arg) else None)
+        if name is not None:
+            stores[name] = stores.get(name, 0) + 1
+    simple = {id(n.value): n.targets[0].id for n in ast.walk(tree) if isinstance(n, ast.Assign)
+              and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
+    changed = True
+    while changed:  # aliases of aliases
+        changed = False
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.Name, ast.Attribute)) or id(node) in inner or id(node) in called:
+                continue
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                continue
+            base = root(node)
+            if base not in aliases:
+                continue
+            name = dotted(node, aliases) or ""
+            target = simple.get(id(node))
+            if target is not None:
+                if stores.get(target, 0) != 1:
+                    _fail(f"{where(node)}: `{target}` is bound to `{name}` and to something else; "
+                          "bind such names once")
+                if aliases.get(target) != name:
+                    aliases[target] = name
+                    changed = True
+            elif _is_module(name) or (isinstance(node, ast.Name) and node.id in aliases
+                                        and _is_module(aliases[node.id])):
+                _fail(f"{where(node)}: the module `{name}` is used as a value; use modules only "
+                      "through their attributes (and bind them with import)")
 
 
 def _forbidden_reason(name: str, language: str) -> str | None:
@@ -282,6 +331,9 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Delete)):
             targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
             for t in targets:
+                if isinstance(t, ast.Attribute) and t.attr.startswith("__") and t.attr.endswith("__"):
+                    _fail(f"{where(node)}: assigning `.{t.attr}` is not allowed: replacing special "
+                          "methods changes how the evaluator's own code behaves")
                 name = dotted(t, aliases) if isinstance(t, ast.Attribute) else None
                 if name and name.split(".")[0] in PROTECTED_ROOTS:
                     _fail(f"{where(node)}: assigning `{name}` is not allowed (monkeypatching)")
@@ -295,10 +347,21 @@ ALLOWED_NAMES = {"triton.runtime.driver.active.get_active_torch_device", "torch.
                  "torch._assert"}
 
 
+# Modules that other modules happen to import: `os.path.sys`, `torch.sys` reach them past the rules.
+SHADOWED_MODULES = {"sys", "os", "builtins", "importlib", "gc", "inspect", "subprocess", "ctypes",
+                    "threading", "types", "pickle", "marshal", "io", "shutil", "socket", "weakref"}
+
+
 def _reject_name(name: str, language: str, node: ast.AST) -> None:
     if name in ALLOWED_NAMES:
         return
     parts = name.split(".")
+    if any(p in SHADOWED_MODULES for p in parts[1:]) and not name.startswith("os.path."):
+        _fail(f"{where(node)}: `{name}` is not allowed: it reaches a module through another "
+              f"module's attributes ({INTROSPECTION})")
+    if name.startswith("os.path.") and any(p in SHADOWED_MODULES for p in parts[2:]):
+        _fail(f"{where(node)}: `{name}` is not allowed: it reaches a module through another "
+              f"module's attributes ({INTROSPECTION})")
     if parts[0] in PRIVATE_ROOTS and any(p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
                                          for p in parts[1:]):
         _fail(f"{where(node)}: `{name}` is not allowed: private parts of torch and triton are "
@@ -377,7 +440,17 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
 def _check_kernel_body(fn: ast.FunctionDef, aliases: dict[str, str], plain: set[str]) -> None:
     """Inside @triton.jit only Triton runs on a GPU; the interpreter would run torch/numpy too,
     and plain Python helpers called from a kernel would run there at launch time."""
+    local = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)} | {
+        n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    body = {id(node) for stmt in fn.body for node in ast.walk(stmt)}  # not the decorators
     for node in ast.walk(fn):
+        if id(node) in body and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            base = root(node.func)
+            name = dotted(node.func, aliases) or ""
+            if base is not None and base not in local and not name.startswith("triton.language"):
+                _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{name or base}`, which is "
+                      "not triton.language; kernels may call only @triton.jit functions, "
+                      "triton.language and methods of their own values")
         if isinstance(node, ast.Attribute) and node.attr in ("handle", "data"):
             _fail(f"line {node.lineno}: `.{node.attr}` inside the kernel `{fn.name}` reaches the "
                   "interpreter's arrays; use triton.language operations")

@@ -1,6 +1,6 @@
 # task: level1/19_ReLU
-# expect: compile_error
-# why: a typo in an import (triton.langauge): the module fails to load, before ModelNew exists
+# expect: format_violation
+# why: a typo in an import (triton.langauge): the static check sees the kernel call something that is not triton.language, and names it
 import torch
 import torch.nn as nn
 import triton
