@@ -40,6 +40,7 @@ SCALAR = "scalar extraction"
 OFF_DEVICE = "copy off the evaluation device"
 DTYPE = "dtype conversion"
 KERNEL_ARG = "not a plain tensor or scalar"
+SUBCLASS = "tensor subclass"
 
 _ALLOWED_HERE = ("Inside forward only allocations, views/reshapes/permutes/contiguous and "
                  "device-local copies are allowed")
@@ -53,6 +54,7 @@ HINTS = {
     DTYPE: "dtype conversion is computation; do it in your kernel.",
     KERNEL_ARG: "Pass your kernels plain tensors and plain Python scalars, not objects that "
                 "imitate them.",
+    SUBCLASS: "Tensor subclasses intercept torch operations; use plain tensors.",
 }
 
 # aten overload packets that forward may use freely. Composite ops (reshape, contiguous,
@@ -128,6 +130,7 @@ class _PauseState(threading.local):
 
 
 _pause_state = _PauseState()
+_PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
 
 
 class _ActiveGuards(threading.local):
@@ -231,6 +234,9 @@ class _DispatchCheck(TorchDispatchMode):
                 # Pinned host memory is addressable by device kernels: a kernel could stage the
                 # input there for host-side torch to compute on, past the host-only exemption.
                 guard._refuse(str(func), OFF_DEVICE)
+            if any(type(t) not in _PLAIN_TENSORS for t in _tensors(args, kwargs)):
+                # A subclass's own __torch_dispatch__ would run next, with this mode off the stack.
+                guard._refuse(str(func), SUBCLASS)
             reason = _rule(func)(guard.device_type, args, kwargs)
             if reason and not (guard.device_type != "cpu" and _host_only(args, kwargs)):
                 guard._refuse(str(func), reason)

@@ -54,9 +54,15 @@ def snapshot(extra: dict | None = None) -> dict[str, int]:
             for attr, value in vars(module).items():
                 if callable(value):
                     snap[f"{name}.{attr}"] = id(value)
-    for name, cls in vars(torch.nn).items():  # nn.Linear.forward & co., which references call
-        if isinstance(cls, type) and issubclass(cls, torch.nn.Module):
-            snap[f"torch.nn.{name}.forward"] = id(cls.__dict__.get("forward"))
+    # Every method of nn.Module and of torch.nn's modules, private ones too (_call_impl,
+    # _conv_forward): the reference runs through them. Likewise the task's own classes.
+    classes = {f"torch.nn.{name}": cls for name, cls in vars(torch.nn).items()
+               if isinstance(cls, type) and issubclass(cls, torch.nn.Module)}
+    classes.update({name: cls for name, cls in (extra or {}).items() if isinstance(cls, type)})
+    for ns_name, cls in classes.items():
+        for attr, value in vars(cls).items():
+            if callable(value) or isinstance(value, (staticmethod, classmethod, property)):
+                snap[f"{ns_name}.{attr}"] = id(value)
     snap["torch.backends.cuda.matmul.allow_tf32"] = hash(torch.backends.cuda.matmul.allow_tf32)
     snap["torch.backends.cudnn.allow_tf32"] = hash(torch.backends.cudnn.allow_tf32)
     return snap

@@ -111,6 +111,7 @@ FORBIDDEN_NAMES = {
     "torch.Event": CLOCKS_REASON,
     "torch.cuda.streams.Event": CLOCKS_REASON,
     "triton.runtime": _INTROSPECTION,
+    "types": _INTROSPECTION,
     "time": CLOCKS_REASON,
     "datetime": CLOCKS_REASON,
     "timeit": CLOCKS_REASON,
@@ -154,7 +155,7 @@ FORBIDDEN_ATTRIBUTES = {
         "tb_frame", "gi_frame", "cr_frame", "ag_frame", "__torch_function__", "__torch_dispatch__",
         "__dlpack__", "__cuda_array_interface__", "__array_interface__", "__class__", "__del__",
         "__reduce_ex__", "__getattribute__", "__stdout__", "__stderr__", "__stdin__", "buffer",
-        "raw", "fileno", "_stream",
+        "raw", "fileno", "_stream", "as_subclass", "_make_subclass", "_make_wrapper_subclass",
     )
 }
 
@@ -331,6 +332,13 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Delete)):
             targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
             for t in targets:
+                if isinstance(t, ast.Attribute) and root(t) is None:
+                    _fail(f"{where(node)}: assigning an attribute of a computed object "
+                          "(`type(x).attr = ...`, `f().attr = ...`) is not allowed (monkeypatching)")
+                if (isinstance(t, ast.Attribute) and t.attr.startswith("_")
+                        and not (isinstance(t.value, ast.Name) and t.value.id in ("self", "cls"))):
+                    _fail(f"{where(node)}: assigning the private attribute `.{t.attr}` of another "
+                          "object is not allowed (monkeypatching)")
                 if isinstance(t, ast.Attribute) and t.attr.startswith("__") and t.attr.endswith("__"):
                     _fail(f"{where(node)}: assigning `.{t.attr}` is not allowed: replacing special "
                           "methods changes how the evaluator's own code behaves")
@@ -389,6 +397,16 @@ def _check_magic_methods(tree: ast.Module) -> None:
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in MAGIC_METHODS:
             _fail(f"line {node.lineno}: defining `{node.name}` is not allowed: {MAGIC_METHODS[node.name]}")
+        if isinstance(node, ast.ClassDef):
+            for stmt in node.body:
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+                for t in targets:
+                    if isinstance(t, ast.Name) and t.id in MAGIC_METHODS:
+                        _fail(f"line {stmt.lineno}: defining `{t.id}` is not allowed: {MAGIC_METHODS[t.id]}")
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type"
+                and len(node.args) == 3):
+            _fail(f"line {node.lineno}: creating classes with `type(name, bases, namespace)` is not "
+                  f"allowed: {_INTROSPECTION}")
 
 
 def _check_model_new(tree: ast.Module, aliases: dict[str, str]) -> None:

@@ -1,6 +1,6 @@
 # task: level1/19_ReLU
 # expect: not_a_tensor
-# why: returns a tensor subclass that could override comparisons
+# why: returns a tensor subclass (here an nn.Parameter; as_subclass is refused statically) where a plain tensor is expected
 import torch
 import torch.nn as nn
 import triton
@@ -20,13 +20,9 @@ def launch(x):
     return out
 
 
-class Pretend(torch.Tensor):
-    pass
-
-
 class ModelNew(nn.Module):
     def __init__(self):
         super().__init__()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return launch(x).as_subclass(Pretend)
+        return nn.Parameter(launch(x), requires_grad=False)
