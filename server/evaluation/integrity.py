@@ -8,6 +8,7 @@ is imported, and compare after each stage that ran candidate code.
 
 from __future__ import annotations
 
+import builtins
 import os
 import sys
 import threading
@@ -49,11 +50,17 @@ def snapshot(extra: dict | None = None) -> dict[str, int]:
             dunder = attr.startswith("__") and attr.endswith("__") and ns_name in _ALL_DUNDERS
             if callable(value) and (not attr.startswith("_") or attr in _WATCHED_DUNDERS or dunder):
                 snap[f"{ns_name}.{attr}"] = id(value)
-    for name, module in list(sys.modules.items()):  # the evaluator's own functions, private too
+    for name, module in list(sys.modules.items()):  # the evaluator's own globals, private too
         if name.startswith(__package__ + ".") and module is not None:
             for attr, value in vars(module).items():
-                if callable(value):
-                    snap[f"{name}.{attr}"] = id(value)
+                snap[f"{name}.{attr}"] = id(value)
+    for attr, value in vars(builtins).items():
+        if callable(value):
+            snap[f"builtins.{attr}"] = id(value)
+    # Global module hooks run on every module, the reference included: there must be none.
+    for attr, value in vars(torch.nn.modules.module).items():
+        if attr.startswith("_global_") and isinstance(value, dict):
+            snap[f"torch.nn.modules.module.{attr}"] = len(value)
     # Every method of nn.Module and of torch.nn's modules, private ones too (_call_impl,
     # _conv_forward): the reference runs through them. Likewise the task's own classes.
     classes = {f"torch.nn.{name}": cls for name, cls in vars(torch.nn).items()

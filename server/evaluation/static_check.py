@@ -343,7 +343,7 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
                     _fail(f"{where(node)}: assigning `.{t.attr}` is not allowed: replacing special "
                           "methods changes how the evaluator's own code behaves")
                 name = dotted(t, aliases) if isinstance(t, ast.Attribute) else None
-                if name and name.split(".")[0] in PROTECTED_ROOTS:
+                if name and (name.split(".")[0] in PROTECTED_ROOTS or root(t) in aliases):
                     _fail(f"{where(node)}: assigning `{name}` is not allowed (monkeypatching)")
 
 
@@ -352,7 +352,7 @@ PRIVATE_ROOTS = ("torch", "triton")
 
 # Exact names allowed below a forbidden prefix: harmless, and in Triton's and torch's own examples.
 ALLOWED_NAMES = {"triton.runtime.driver.active.get_active_torch_device", "torch._check",
-                 "torch._assert"}
+                 "torch._assert", "os._exit"}  # os._exit only ends the evaluation (a crash)
 
 
 # Modules that other modules happen to import: `os.path.sys`, `torch.sys` reach them past the rules.
@@ -360,10 +360,35 @@ SHADOWED_MODULES = {"sys", "os", "builtins", "importlib", "gc", "inspect", "subp
                     "threading", "types", "pickle", "marshal", "io", "shutil", "socket", "weakref"}
 
 
+def _reaches_shadowed_module(name: str) -> str | None:
+    """Walk `a.b.c` through the modules already loaded: any step onto `sys`, `builtins` & co.,
+    whatever the attribute is called there (`enum.bltns`, `collections._sys`)."""
+    parts = name.split(".")
+    value = sys.modules.get(parts[0])
+    for i, part in enumerate(parts[1:], start=1):
+        if not isinstance(value, types.ModuleType):
+            return None
+        value = vars(value).get(part)
+        if isinstance(value, types.ModuleType) and value.__name__ in SHADOWED_MODULES and not (
+                i == 1 and parts[0] == "os" and part == "path"):
+            return value.__name__
+    return None
+
+
 def _reject_name(name: str, language: str, node: ast.AST) -> None:
     if name in ALLOWED_NAMES:
         return
     parts = name.split(".")
+    reached = _reaches_shadowed_module(name)
+    if reached:
+        _fail(f"{where(node)}: `{name}` is not allowed: it is the module `{reached}`, reached "
+              f"through another module ({INTROSPECTION})")
+    if any(p.startswith("_") and not (p.startswith("__") and p.endswith("__")) for p in parts[1:]):
+        _fail(f"{where(node)}: `{name}` is not allowed: private parts of modules are not an API "
+              "for kernels")
+    if parts[0] == "torch" and any(p.startswith("register_module_") for p in parts):
+        _fail(f"{where(node)}: `{name}` is not allowed: global module hooks would run on the "
+              "reference model too")
     if any(p in SHADOWED_MODULES for p in parts[1:]) and not name.startswith("os.path."):
         _fail(f"{where(node)}: `{name}` is not allowed: it reaches a module through another "
               f"module's attributes ({INTROSPECTION})")
