@@ -135,12 +135,19 @@ FORBIDDEN_NAMES = {
     "transformer_engine": _LIBRARY,
 }
 
+# Names that run code or programs, on whatever object getattr reads them from.
+RUNNERS = {"system", "popen", "fork", "forkpty", "spawnv", "spawnl", "execv", "execve", "execl",
+           "run", "call", "check_output", "Popen", "load_library", "CDLL", "dlopen"}
+
 FORBIDDEN_BUILTINS = {
     "exec": _INTROSPECTION,
     "eval": _INTROSPECTION,
     "compile": _INTROSPECTION,
     "__import__": _INTROSPECTION,
     "globals": _INTROSPECTION,
+    "locals": _INTROSPECTION,
+    "dir": _INTROSPECTION,
+    "memoryview": "submissions may not read tensor memory on the host",
     "vars": _INTROSPECTION,
     "open": "submissions may not read or write files",
     "breakpoint": _INTROSPECTION,
@@ -156,6 +163,9 @@ FORBIDDEN_ATTRIBUTES = {
         "__dlpack__", "__cuda_array_interface__", "__array_interface__", "__class__", "__del__",
         "__reduce_ex__", "__getattribute__", "__stdout__", "__stderr__", "__stdin__", "buffer",
         "raw", "fileno", "_stream", "as_subclass", "_make_subclass", "_make_wrapper_subclass",
+        # a built-in function's __self__ is its module (len.__self__ is builtins); the others
+        # walk from a function or class to what defines it
+        "__self__", "__objclass__", "__func__", "__wrapped__", "__mro__", "__bases__", "__base__",
     )
 }
 
@@ -415,6 +425,8 @@ def _check_dynamic_attribute(node: ast.Call) -> None:
     if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and not name.value.startswith("_")):
         _fail(f"{where(node)}: `{node.func.id}` needs a literal, public attribute name "
               "(no computed or underscore names)")
+    if name.value in FORBIDDEN_ATTRIBUTES or name.value in FORBIDDEN_BUILTINS or name.value in RUNNERS:
+        _fail(f"{where(node)}: `{node.func.id}(..., {name.value!r})` is not allowed: {_INTROSPECTION}")
 
 
 def _check_magic_methods(tree: ast.Module) -> None:
