@@ -291,6 +291,19 @@ def _forbidden_reason(name: str, language: str) -> str | None:
     return None
 
 
+# What a submission may import at all: the standard library is too large to deny-list (debuggers,
+# profilers, consoles and name resolvers all run or fetch code from strings).
+ALLOWED_IMPORTS = {"torch", "triton", "math", "cmath", "numpy", "functools", "itertools", "operator",
+                   "typing", "dataclasses", "collections", "enum", "abc", "textwrap", "os", "sys", "__future__"}
+
+
+def _check_import_allowed(module: str, node: ast.AST) -> None:
+    top = module.split(".")[0]
+    if top not in ALLOWED_IMPORTS:
+        _fail(f"{where(node)}: importing `{module}` is not allowed; submissions may import "
+              f"{', '.join(sorted(ALLOWED_IMPORTS - {'__future__'}))}")
+
+
 def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> None:
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
@@ -310,11 +323,13 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
         if isinstance(node, ast.Import):
             for a in node.names:
                 _reject_name(a.name, language, node)
+                _check_import_allowed(a.name, node)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 _fail(f"{where(node)}: relative imports are not allowed in a single-file submission")
             for a in node.names:
                 _reject_name(f"{node.module}.{a.name}", language, node)
+            _check_import_allowed(node.module or "", node)
         elif isinstance(node, (ast.Attribute, ast.Name)):
             if isinstance(node, ast.Name) and node.id in FORBIDDEN_ATTRIBUTES:  # __builtins__ etc.
                 _fail(f"{where(node)}: `{node.id}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.id]}")
