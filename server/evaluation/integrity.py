@@ -70,6 +70,9 @@ def snapshot(extra: dict | None = None) -> dict[str, int]:
         for attr, value in vars(cls).items():
             if callable(value) or isinstance(value, (staticmethod, classmethod, property)):
                 snap[f"{ns_name}.{attr}"] = id(value)
+    # State that changes what the reference computes or how inputs are made
+    snap["torch.get_default_dtype()"] = hash(torch.get_default_dtype())
+    snap["torch.are_deterministic_algorithms_enabled()"] = hash(torch.are_deterministic_algorithms_enabled())
     snap["torch.backends.cuda.matmul.allow_tf32"] = hash(torch.backends.cuda.matmul.allow_tf32)
     snap["torch.backends.cudnn.allow_tf32"] = hash(torch.backends.cudnn.allow_tf32)
     return snap
