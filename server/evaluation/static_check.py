@@ -112,6 +112,16 @@ FORBIDDEN_NAMES = {
     "torch.cuda.streams.Event": CLOCKS_REASON,
     "triton.runtime": _INTROSPECTION,
     "types": _INTROSPECTION,
+    "typing.get_type_hints": "it evaluates annotation strings the static check cannot read",
+    "typing.ForwardRef": "it evaluates annotation strings the static check cannot read",
+    "functools.singledispatch": "it evaluates annotation strings the static check cannot read",
+    "functools.singledispatchmethod": "it evaluates annotation strings the static check cannot read",
+    "numpy.load": _FILES, "numpy.save": _FILES, "numpy.savez": _FILES, "numpy.savez_compressed": _FILES,
+    "numpy.savetxt": _FILES, "numpy.loadtxt": _FILES, "numpy.genfromtxt": _FILES, "numpy.fromfile": _FILES,
+    "numpy.memmap": _FILES, "numpy.ctypeslib": _CONCURRENCY, "numpy.f2py": _CONCURRENCY,
+    "numpy.testing": _INTROSPECTION, "numpy.lib": _FILES, "numpy.distutils": _CONCURRENCY,
+    "torch.load": _FILES, "torch.save": _FILES, "torch.hub": _FILES, "torch.package": _FILES,
+    "torch.serialization": _FILES, "torch.classes": _DISPATCH, "torch.from_file": _FILES,
     "torch.utils.weak": "weak-reference callbacks run after the guard has exited",
     "torch.utils.hooks": "hooks run code the evaluator does not call",
     "torch.autograd.graph": "hooks run code the evaluator does not call",
@@ -169,6 +179,7 @@ FORBIDDEN_ATTRIBUTES = {
         # a built-in function's __self__ is its module (len.__self__ is builtins); the others
         # walk from a function or class to what defines it
         "__self__", "__objclass__", "__func__", "__wrapped__", "__mro__", "__bases__", "__base__",
+        "tofile", "from_file",
     )
 }
 
@@ -360,6 +371,9 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Delete)):
             targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
             for t in targets:
+                if isinstance(t, ast.Subscript) and root(t.value) in aliases:
+                    _fail(f"{where(node)}: assigning into `{dotted(t.value, aliases)}[...]` is not "
+                          "allowed: objects of imported modules are read-only")
                 if isinstance(t, ast.Attribute) and root(t) is None:
                     _fail(f"{where(node)}: assigning an attribute of a computed object "
                           "(`type(x).attr = ...`, `f().attr = ...`) is not allowed (monkeypatching)")
@@ -403,9 +417,16 @@ def _reaches_shadowed_module(name: str) -> str | None:
     return None
 
 
+ENVIRON_READS = {"os.environ", "os.environ.get", "os.environ.keys", "os.environ.items",
+                 "os.environ.values", "os.environ.copy"}
+
+
 def _reject_name(name: str, language: str, node: ast.AST) -> None:
     if name in ALLOWED_NAMES:
         return
+    if name.startswith("os.environ.") and name not in ENVIRON_READS:
+        _fail(f"{where(node)}: `{name}` is not allowed: the environment is read-only (it steers "
+              "torch and Triton in this and later evaluations)")
     parts = name.split(".")
     reached = _reaches_shadowed_module(name)
     if reached:
@@ -447,8 +468,22 @@ def _check_dynamic_attribute(node: ast.Call) -> None:
         _fail(f"{where(node)}: `{node.func.id}(..., {name.value!r})` is not allowed: {_INTROSPECTION}")
 
 
+def _annotations(tree: ast.Module):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            yield node.annotation
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
+            yield node.returns
+        elif isinstance(node, ast.AnnAssign):
+            yield node.annotation
+
+
 def _check_magic_methods(tree: ast.Module) -> None:
     """Methods that run evaluator-invisible code later, or intercept torch for a whole type."""
+    for annotation in _annotations(tree):
+        if any(isinstance(n, ast.Constant) and isinstance(n.value, str) for n in ast.walk(annotation)):
+            _fail(f"line {annotation.lineno}: string annotations are not allowed: evaluated later, "
+                  "they are code the static check cannot read")
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in MAGIC_METHODS:
             _fail(f"line {node.lineno}: defining `{node.name}` is not allowed: {MAGIC_METHODS[node.name]}")
