@@ -47,8 +47,10 @@ def snapshot(extra: dict | None = None) -> dict[str, int]:
         for attr, value in vars(ns).items():
             # Functions and classes only: data attributes (torch.cuda.default_generators, flags)
             # change legitimately when CUDA initialises.
-            dunder = attr.startswith("__") and attr.endswith("__") and ns_name in _ALL_DUNDERS
-            if callable(value) and (not attr.startswith("_") or attr in _WATCHED_DUNDERS or dunder):
+            if ns_name in _ALL_DUNDERS and not attr.startswith("_") or (
+                    attr.startswith("__") and attr.endswith("__") and ns_name in _ALL_DUNDERS):
+                snap[f"{ns_name}.{attr}"] = id(value)  # properties and data too: `shape` & co.
+            elif callable(value) and (not attr.startswith("_") or attr in _WATCHED_DUNDERS):
                 snap[f"{ns_name}.{attr}"] = id(value)
     for name, module in list(sys.modules.items()):  # the evaluator's own globals, private too
         if name.startswith(__package__ + ".") and module is not None:

@@ -364,6 +364,9 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
                 _check_dynamic_attribute(node)
             if literal_getattr(node) and root(node) in aliases:  # getattr(torch, "compile")
                 _reject_name(dotted(node, aliases) or "", language, node)
+            if node.func.id in ("setattr", "delattr") and node.args and isinstance(node.args[0], ast.Call):
+                _fail(f"{where(node)}: `{node.func.id}` on a computed object (`type(x)`, `f()`) is "
+                      "not allowed (monkeypatching)")
             if node.func.id in ("setattr", "delattr") and node.args:
                 target = dotted(node.args[0], aliases) or ""
                 if target.split(".")[0] in PROTECTED_ROOTS:
