@@ -76,9 +76,7 @@ def _check_tensor(o: torch.Tensor, r: torch.Tensor, atol: float, rtol: float,
     wide = o.numel() < WIDE_MAX_ELEMENTS and not o.is_complex()
     a, b = (o.double(), r.double()) if wide else (o, r)
     # Full-size outputs (GiB) stay in their dtype and use two buffers of the output's size.
-    diff = torch.sub(a, b).abs()  # real for complex outputs too
-    excess = b.abs()
-    torch.sub(diff, excess, alpha=rtol, out=excess)
+    diff, excess = _excess(a, b, rtol)
     # |o - r| - rtol * |r| <= atol everywhere; NaN anywhere makes the max NaN and fails this fast
     # check; then the exact rule decides (equal infinities match, as in torch.isclose).
     if bool(excess.max() <= atol):
@@ -167,10 +165,16 @@ def _within(a: torch.Tensor, b: torch.Tensor, atol: float, rtol: float) -> bool:
         return bool(torch.equal(a, b))
     if a.numel() == 0:
         return True
-    diff = torch.sub(a, b).abs_()
+    return bool(_excess(a, b, rtol)[1].max() <= atol)
+
+
+def _excess(a: torch.Tensor, b: torch.Tensor, rtol: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """(|a - b|, |a - b| - rtol * |b|) in two buffers of the tensors' size: within tolerance
+    exactly where the second is at most atol (NaN never is)."""
+    diff = torch.sub(a, b).abs()  # real for complex tensors too
     excess = b.abs()
     torch.sub(diff, excess, alpha=rtol, out=excess)
-    return bool(excess.max() <= atol)
+    return diff, excess
 
 
 def reference_output(model: torch.nn.Module, inputs: list, model64: torch.nn.Module | None):

@@ -10,7 +10,7 @@ import ast
 import re
 import textwrap
 
-from .source_names import dotted, where
+from .source_names import binding_counts, dotted, where
 from .stages import STATIC_CHECK, StageFailure
 
 CLOCKS_REASON = ("submissions may not read clocks: behaviour that depends on timing is how an "
@@ -44,6 +44,11 @@ _C_TIME_CALL = re.compile(r"\btime\s*\(")
 _C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 
 
+def strip_comments(source: str) -> str:
+    """C/C++ source without its comments: what compiles, not what the comments say."""
+    return _C_COMMENTS.sub(" ", source)
+
+
 LOAD_INLINE = "torch.utils.cpp_extension.load_inline"
 
 
@@ -63,12 +68,7 @@ def load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
              and node.value is not None
              for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
              if isinstance(t, ast.Name)}
-    bindings: dict[str, int] = {}
-    for node in ast.walk(tree):
-        name = (node.id if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
-                else node.arg if isinstance(node, ast.arg) else None)
-        if name is not None:
-            bindings[name] = bindings.get(name, 0) + 1
+    bindings = binding_counts(tree)
 
     def text(node: ast.AST, hops: int = 0) -> str:
         if isinstance(node, ast.Constant) and (isinstance(node.value, str) or node.value is None):
@@ -95,7 +95,7 @@ def load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
 
 
 def check_cuda_sources(source: str) -> None:
-    text = _C_COMMENTS.sub(" ", source).lower()  # what compiles, not what the comments say
+    text = strip_comments(source).lower()
     for needle, reason in CUDA_FORBIDDEN_TEXT.items():
         if needle in text:
             _fail(f"`{needle}` in your CUDA source is not allowed: {reason}")

@@ -23,6 +23,8 @@ import torch
 import torch._dynamo  # noqa: F401  The profiler imports it on first use, and that import rebinds
 # torch.manual_seed: imported here, in the worker host, it happens before any integrity snapshot.
 
+from .cuda_sources import strip_comments
+
 # Kernels that the allowed layout operations launch (aten's names as the profiler reports them).
 LAYOUT_KERNELS = (
     re.compile(r"^Memcpy (DtoD|HtoD)\b"),  # device copies; HtoD: literals made into tensors
@@ -59,13 +61,6 @@ def own_kernels(language: str, triton_kernels: tuple[str, ...], cuda_source: str
 
 
 _LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\(")
-_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-
-
-def strip_comments(text: str) -> str:
-    return _COMMENTS.sub(" ", text)
-
-
 def _strip_launch_bounds(text: str) -> str:
     """Remove `__launch_bounds__(...)`, nested parentheses included; an unbalanced one ends at
     the next `{` or `;`."""

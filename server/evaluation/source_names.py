@@ -57,3 +57,15 @@ def root(node: ast.AST) -> str | None:
 
 def where(node: ast.AST) -> str:
     return f"line {getattr(node, 'lineno', '?')}"
+
+
+def binding_counts(tree: ast.Module) -> dict[str, int]:
+    """How many times each name is bound anywhere (assignments, loops, parameters...): a name
+    bound once can be followed to its value."""
+    counts: dict[str, int] = {}
+    for node in ast.walk(tree):
+        name = (node.id if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
+                else node.arg if isinstance(node, ast.arg) else None)
+        if name is not None:
+            counts[name] = counts.get(name, 0) + 1
+    return counts

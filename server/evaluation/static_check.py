@@ -14,7 +14,7 @@ import types
 from dataclasses import dataclass
 
 from .cuda_sources import CLOCKS_REASON, PROFILER_REASON, check_cuda_sources, load_inline_sources
-from .source_names import dotted, import_aliases, literal_getattr, root, where
+from .source_names import binding_counts, dotted, import_aliases, literal_getattr, root, where
 from .stages import STATIC_CHECK, StageFailure
 
 _GENERATED = "generated code is not a hand-written kernel; write the kernel yourself"
@@ -259,12 +259,7 @@ def _check_module_values(tree: ast.Module, aliases: dict[str, str]) -> None:
     bound once."""
     inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    stores: dict[str, int] = {}
-    for node in ast.walk(tree):
-        name = (node.id if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
-                else node.arg if isinstance(node, ast.arg) else None)
-        if name is not None:
-            stores[name] = stores.get(name, 0) + 1
+    stores = binding_counts(tree)
     simple = {id(n.value): n.targets[0].id for n in ast.walk(tree) if isinstance(n, ast.Assign)
               and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
     changed = True
