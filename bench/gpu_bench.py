@@ -8,7 +8,9 @@ once cold and `repeats` times warm, and prints per case: the stage times and ste
 warm step, the harness overhead (step latency minus the time spent inside the candidate's own
 forward calls; steps are 1 s apart, as in an RL loop, so the spare process is ready), the
 speedup's mean and spread across the warm evaluations, and the dispatch
-guard's share of the reported runtime.
+guard's share of the reported runtime, and the anti-gaming checks' share of the step (def%:
+determinism re-run, input/integrity checks, fresh timed inputs and timed-output re-checks,
+provenance when on; their forwards included).
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ def run_case(ev, root: Path, task: str, kernel: str, repeats: int) -> dict:
         "cold_s": cold[0],
         "warm_s": statistics.median(lat for lat, _ in warm),
         "overhead_s": statistics.median(lat - r.candidate_seconds for lat, r in warm),
+        "defence_pct": statistics.median(100 * r.defence_seconds / lat for lat, r in warm),
         "stages": {k: statistics.median(r.stage_seconds.get(k, 0) for _, r in warm)
                    for k in ("static_check", "compile", "correctness", "timing")},
         "runtime_ms": statistics.median(r.runtime_ms for _, r in warm),
@@ -120,7 +123,7 @@ def main() -> None:
             recorded.append((f"{suite} {label}", row))
             print(f"with provenance {suite} {label}: {row}", flush=True)
     head = (f"{'case':<22}{'cold s':>8}{'warm s':>8}{'ovh s':>7}{'corr s':>8}{'time s':>8}"
-            f"{'ms':>10}{'ref ms':>10}{'speedup':>9}{'+-spd%':>9}{'guard%':>8}{'roof':>6}")
+            f"{'ms':>10}{'ref ms':>10}{'speedup':>9}{'+-spd%':>9}{'guard%':>8}{'def%':>6}{'roof':>6}")
     print("\n" + head + "\n" + "-" * len(head))
     for name, r in table:
         if "error" in r:
@@ -129,7 +132,7 @@ def main() -> None:
         print(f"{name:<22}{r['cold_s']:>8.2f}{r['warm_s']:>8.2f}{r['overhead_s']:>7.2f}"
               f"{r['stages']['correctness']:>8.2f}{r['stages']['timing']:>8.2f}{r['runtime_ms']:>10.4f}"
               f"{r['ref_ms']:>10.4f}{r['speedup']:>9.3f}{r['spread_pct']:>9.2f}{r['guard_pct']:>8.2f}"
-              f"{r['roofline_frac']:>6.2f}")
+              f"{r['defence_pct']:>6.1f}{r['roofline_frac']:>6.2f}")
     print("\nkernel provenance on every step (KERNEL_ENV_PROVENANCE=all): CUPTI start + recordings, "
           "after timing")
     plain = dict(table)

@@ -20,6 +20,7 @@ python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', tr
 if [ "$PHASE" != bench ]; then
   echo "== GPU tests"
   python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py tests/test_worker_operations.py \
+    tests/test_timing_gpu.py tests/test_fused_compare.py \
     --timeout 900 -rfE 2>&1 | tee "$LOGS/gpu-tests.log" | grep -E "^(FAILED|ERROR)|passed|failed" | cut -c1-300 | head -40
   echo "== CPU-side suites on this host (guard rules, validation)"
   python3 -m pytest -q -p no:cacheprovider tests/test_worker_operations.py tests/test_worker_validation.py 2>&1 | tail -1
@@ -29,4 +30,6 @@ if [ "$PHASE" != tests ]; then
   python3 bench/server_smoke.py 2>&1 | tail -8
   echo "== benchmark"
   python3 bench/gpu_bench.py ${KB:+--kernelbench-dir "$KB"} 2>&1 | tee "$LOGS/bench.log" | tail -32
+  echo "== timing setup vs full-size ReLU (bench/timing_bias.py)"
+  python3 bench/timing_bias.py --processes 3 2>&1 | grep -v -i warn | tee "$LOGS/timing-bias.log" | tail -10
 fi

@@ -16,6 +16,8 @@ from .stages import STATIC_CHECK, StageFailure
 CLOCKS_REASON = ("submissions may not read clocks: behaviour that depends on timing is how an "
                  "evaluator is told apart from a user")
 PROFILER_REASON = "the evaluator records your kernels with the profiler; submissions may not use it"
+STREAMS_REASON = ("work on a stream of your own is not ordered after the timer's start; launch on "
+                  "the current stream")
 
 
 def _fail(feedback: str):
@@ -39,6 +41,8 @@ CUDA_FORBIDDEN_TEXT = {
     "profiler": PROFILER_REASON, "kineto": PROFILER_REASON, "recordfunction": PROFILER_REASON,
     "record_function": PROFILER_REASON, "callbacks": PROFILER_REASON,
     "/proc": "reading the process's state is not allowed",
+    "cudastreamcreate": STREAMS_REASON, "custreamcreate": STREAMS_REASON,
+    "getstreamfrompool": STREAMS_REASON, "streamnonblocking": STREAMS_REASON,
 }
 _C_TIME_CALL = re.compile(r"\btime\s*\(")
 _C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)

@@ -13,7 +13,7 @@ import sys
 import types
 from dataclasses import dataclass
 
-from .cuda_sources import CLOCKS_REASON, PROFILER_REASON, check_cuda_sources, load_inline_sources
+from .cuda_sources import CLOCKS_REASON, PROFILER_REASON, STREAMS_REASON, check_cuda_sources, load_inline_sources
 from .source_names import binding_counts, dotted, import_aliases, literal_getattr, root, where
 from .stages import STATIC_CHECK, StageFailure
 
@@ -110,6 +110,14 @@ FORBIDDEN_NAMES = {
     "operator.methodcaller": _INTROSPECTION,
     "torch.Event": CLOCKS_REASON,
     "torch.cuda.streams.Event": CLOCKS_REASON,
+    "torch.cuda.Stream": STREAMS_REASON,
+    "torch.cuda.stream": STREAMS_REASON,
+    "torch.cuda.streams": STREAMS_REASON,
+    "torch.cuda.set_stream": STREAMS_REASON,
+    "torch.cuda.ExternalStream": STREAMS_REASON,
+    "torch.cuda.StreamContext": STREAMS_REASON,
+    "torch.Stream": STREAMS_REASON,
+    "torch.accelerator.set_stream": STREAMS_REASON,
     "triton.runtime": _INTROSPECTION,
     "types": _INTROSPECTION,
     "typing.get_type_hints": "it evaluates annotation strings the static check cannot read",

@@ -1,0 +1,94 @@
+"""The comparison's one-pass fast check against the torch formula it replaces for full-size GPU
+outputs: on CPU through Triton's interpreter, on a GPU as the evaluator runs it."""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from server.evaluation import correctness, fused_compare
+
+INTERPRETED = os.environ.get("TRITON_INTERPRET") == "1"
+
+
+@pytest.fixture(params=["interpreter", pytest.param("cuda", marks=pytest.mark.gpu)])
+def device(request):
+    if request.param == "cuda":
+        if INTERPRETED or not torch.cuda.is_available():
+            pytest.skip("needs a CUDA GPU")
+        return torch.device("cuda")
+    if not INTERPRETED:
+        pytest.skip("runs in the interpreter's own process (test_interpreted_checks_pass)")
+    return torch.device("cpu")
+
+
+def test_interpreted_checks_pass():
+    """The interpreter replaces triton.language only when set before triton is imported: run
+    this file's interpreter cases in a process of their own."""
+    if INTERPRETED:
+        pytest.skip("already interpreted")
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           __file__, "-k", "interpreter"], cwd=root, capture_output=True, text=True,
+                          env=dict(os.environ, TRITON_INTERPRET="1"), timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert " passed" in proc.stdout and "skipped" not in proc.stdout.splitlines()[-1]
+
+
+def torch_formula(o, r, rtol):
+    diff, excess = correctness._excess(o.double(), r.double(), rtol)
+    return float(diff.max()), float(excess.max())
+
+
+@pytest.mark.parametrize("n", [1, fused_compare.BLOCK, 3 * fused_compare.BLOCK + 17])
+def test_matches_the_torch_formula(device, n):
+    torch.manual_seed(n)
+    r = torch.randn(n, device=device) * 10
+    o = r + torch.randn(n, device=device) * 0.05
+    diff, excess = fused_compare.max_diff_and_excess(o, r, 0.01)
+    want_diff, want_excess = torch_formula(o, r, 0.01)
+    assert math.isclose(diff, want_diff, rel_tol=1e-5, abs_tol=1e-6)
+    assert math.isclose(excess, want_excess, rel_tol=1e-5, abs_tol=1e-6)
+
+
+def test_identical_outputs_pass_with_zero_tolerance(device):
+    r = torch.rand(5000, device=device)
+    diff, excess = fused_compare.max_diff_and_excess(r.clone(), r, 0.0)
+    assert diff == 0.0 and excess <= 0.0
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_non_finite_outputs_fail_the_fast_check(device, bad):
+    r = torch.rand(5000, device=device)
+    o = r.clone()
+    o[4321] = bad
+    assert fused_compare.max_diff_and_excess(o, r, 0.01)[1] == float("inf")
+
+
+def test_non_contiguous_and_half_outputs(device):
+    r = torch.rand(64, 96, device=device).t()
+    o = r + 0.5
+    assert math.isclose(fused_compare.max_diff_and_excess(o, r, 0.0)[0], 0.5, rel_tol=1e-6)
+    rh = torch.rand(3000, device=device).to(torch.bfloat16)
+    assert fused_compare.max_diff_and_excess(rh.clone(), rh, 0.0) == (0.0, 0.0)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_full_size_comparison_takes_the_fused_path_and_keeps_its_verdicts():
+    n = correctness.WIDE_MAX_ELEMENTS + 5
+    r = torch.rand(n, device="cuda")
+    o = r * (1 + 1e-3)
+    assert correctness.check_output(o, r, atol=1e-2, rtol=1e-2) < 2e-3
+    o[n - 1] = r[n - 1] + 1.0
+    with pytest.raises(correctness.StageFailure) as failure:
+        correctness.check_output(o, r, atol=1e-2, rtol=1e-2)
+    assert failure.value.error_class == "output_mismatch"
+    o[n - 1] = r[n - 1] = float("inf")  # equal infinities match (exact rule, after the fast check)
+    correctness.check_output(o, r, atol=1e-2, rtol=1e-2)

@@ -1,0 +1,68 @@
+"""The timer on a real GPU: what it counts and what it leaves out. Skipped without CUDA."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import torch
+
+from server.evaluation import timing
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")]
+
+DEVICE = torch.device("cuda:0")
+
+
+def spin_ms(ms: float) -> int:
+    return int(ms / 1e3 * timing.spin_cycles_per_s(DEVICE))
+
+
+def test_known_device_work_is_timed_at_its_duration():
+    cycles = spin_ms(2.0)
+    t = timing.time_forward(lambda: torch.cuda._sleep(cycles), DEVICE)
+    assert t.meaningful and 1.9 < t.median_ms < 2.3, t
+
+
+def test_work_left_on_another_stream_is_counted():
+    """Submissions may not create streams (the static check); the timer still counts work that
+    outlives the call on any stream ordered after its start."""
+    side = torch.cuda.Stream(DEVICE)
+    cycles = spin_ms(2.0)
+
+    def forward():
+        side.wait_stream(torch.cuda.current_stream(DEVICE))
+        with torch.cuda.stream(side):
+            torch.cuda._sleep(cycles)  # returns at once; the work runs on after the call
+
+    t = timing.time_forward(forward, DEVICE)
+    assert t.median_ms > 1.9, t
+
+
+def test_host_launch_cost_overlaps_the_lead():
+    """A call whose host side takes 0.3 ms before one tiny kernel: the GPU was kept busy while
+    the host issued it, so the interval is the kernel's, not the host's."""
+    x = torch.zeros(1024, device=DEVICE)
+
+    def forward():
+        deadline = time.perf_counter() + 0.3e-3
+        while time.perf_counter() < deadline:
+            pass
+        return x.add(1)
+
+    t = timing.time_forward(forward, DEVICE)
+    assert t.median_ms < 0.2, t
+
+
+def test_host_work_beyond_the_lead_is_counted():
+    x = torch.zeros(1024, device=DEVICE)
+
+    def forward():
+        deadline = time.perf_counter() + (timing.LEAD_MAX_S + 3e-3)
+        while time.perf_counter() < deadline:
+            pass
+        return x.add(1)
+
+    t = timing.time_forward(forward, DEVICE)
+    assert t.median_ms > 2.5, t
