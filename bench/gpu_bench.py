@@ -53,10 +53,10 @@ def evaluate_repeatedly(ev, code: str, ref: str, task: str, count: int, gap_s: f
     return rows
 
 
-def run_case(ev, root: Path, task: str, kernel: str, repeats: int) -> dict:
+def run_case(ev, root: Path, task: str, kernel: str, repeats: int, gap_s: float = 1.0) -> dict:
     code, ref = (LEGIT / kernel).read_text(), (root / f"{task}.py").read_text()
     # cold, warm x repeats, then one that also times without the guard
-    rows = evaluate_repeatedly(ev, code, ref, task, repeats + 2, 1.0, guard_last=True)
+    rows = evaluate_repeatedly(ev, code, ref, task, repeats + 2, gap_s, guard_last=True)
     if isinstance(rows, str):
         return {"error": rows}
     cold, warm, guard = rows[0], rows[1:-1], rows[-1][1]
@@ -81,8 +81,8 @@ def run_case(ev, root: Path, task: str, kernel: str, repeats: int) -> dict:
 
 
 def with_provenance(root: Path, task: str, kernel: str, repeats: int) -> dict:
-    """The same steps with kernel provenance on every submission (KERNEL_ENV_PROVENANCE=all; by
-    default only CUDA submissions are recorded): CUPTI's start-up plus the recordings, after timing."""
+    """The same steps with kernel provenance on every submission (KERNEL_ENV_PROVENANCE=all, the
+    default; the main table runs with it off): CUPTI's start-up plus the recordings, after timing."""
     ev = GpuEvaluator((0,), memory_limit_gb=64.0, provenance="all")
     ev.pool.start(background=False)
     try:
@@ -103,22 +103,26 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernelbench-dir", type=Path)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--gap", type=float, default=1.0, help="seconds between steps")
+    parser.add_argument("--only", help="run only the cases with this label (e.g. ReLU)")
+    parser.add_argument("--no-provenance", action="store_true", help="skip the provenance table")
     args = parser.parse_args()
-    ev = GpuEvaluator((0,), memory_limit_gb=64.0)
+    cases = [c for c in CASES if args.only in (None, c[0])]
+    ev = GpuEvaluator((0,), memory_limit_gb=64.0, provenance="off")  # its cost: the second table
     t0 = time.perf_counter()
     ev.pool.start(background=False)
     print(f"worker host start: {time.perf_counter() - t0:.2f} s", flush=True)
     roots = [("bundled", BUNDLED)] + ([("KernelBench", args.kernelbench_dir)] if args.kernelbench_dir else [])
     table = []
     for suite, root in roots:
-        for label, task, kernel in CASES:
-            row = run_case(ev, root, task, kernel, args.repeats)
+        for label, task, kernel in cases:
+            row = run_case(ev, root, task, kernel, args.repeats, args.gap)
             table.append((f"{suite} {label}", row))
             print(f"{suite} {label}: {row}", flush=True)
     ev.close()
     recorded = []
     for suite, root in roots:
-        for label, task, kernel in CASES[:2]:
+        for label, task, kernel in ([] if args.no_provenance else CASES[:2]):
             row = with_provenance(root, task, kernel, 3)
             recorded.append((f"{suite} {label}", row))
             print(f"with provenance {suite} {label}: {row}", flush=True)
@@ -133,8 +137,8 @@ def main() -> None:
               f"{r['stages']['correctness']:>8.2f}{r['stages']['timing']:>8.2f}{r['runtime_ms']:>10.4f}"
               f"{r['ref_ms']:>10.4f}{r['speedup']:>9.3f}{r['spread_pct']:>9.2f}{r['guard_pct']:>8.2f}"
               f"{r['defence_pct']:>6.1f}{r['roofline_frac']:>6.2f}")
-    print("\nkernel provenance on every step (KERNEL_ENV_PROVENANCE=all): CUPTI start + recordings, "
-          "after timing")
+    print("\nkernel provenance on every step (KERNEL_ENV_PROVENANCE=all, the default; the table above "
+          "ran with it off): CUPTI start + recordings, after timing")
     plain = dict(table)
     print(f"{'case':<22}{'prov s':>8}{'warm s':>8}{'w/o s':>8}{'speedup':>9}{'w/o':>7}  kernels recorded")
     for name, r in recorded:

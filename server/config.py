@@ -39,7 +39,7 @@ class Config:
     cpu_workers: int = 1
     worker_memory_gb: float = 16.0
     nominal_gpu: str = "H100 SXM"
-    provenance: str = "cuda"
+    provenance: str = "all"
     port: int = 8000
 
     @property
@@ -168,6 +168,6 @@ def load_config(env: dict | None = None) -> Config:
         cpu_workers=_int(env, "KERNEL_ENV_CPU_WORKERS", max(1, (os.cpu_count() or 2) // 2), 1, 256),
         worker_memory_gb=_float(env, "KERNEL_ENV_WORKER_MEMORY_GB", 16.0, 0.5, 4096.0),
         nominal_gpu=nominal,
-        provenance=_choice(env, "KERNEL_ENV_PROVENANCE", "cuda", PROVENANCE_MODES),
+        provenance=_choice(env, "KERNEL_ENV_PROVENANCE", "all", PROVENANCE_MODES),
         port=_int(env, "PORT", 8000, 1, 65535),
     )

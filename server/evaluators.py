@@ -22,7 +22,7 @@ class Evaluator:
     def __init__(self, *, reward_mode: str = "speedup", roofline_reject: float = 0.8,
                  nominal_gpu: str = "H100 SXM", stage_timeouts: dict | None = None,
                  memory_limit_gb: float = 16.0, trials: int = 5, atol: float = 1e-2, rtol: float = 1e-2,
-                 provenance: str = "cuda"):
+                 provenance: str = "all"):
         self.defaults = dict(reward_mode=reward_mode, roofline_reject=roofline_reject,
                              nominal_gpu=nominal_gpu, memory_limit_gb=memory_limit_gb,
                              trials=trials, atol=atol, rtol=rtol, provenance=provenance)

@@ -16,7 +16,7 @@ def test_defaults_on_a_machine_without_kernelbench():
     assert cfg.tasks_source == "bundled" and cfg.tasks_dir == BUNDLED
     assert cfg.max_turns == 4 and cfg.max_sessions == 64 and cfg.reward == "speedup"
     assert cfg.roofline_reject == 0.8 and cfg.gpus == (0,) and cfg.eval_log is None
-    assert cfg.evaluator in ("gpu", "cpu") and cfg.provenance == "cuda"
+    assert cfg.evaluator in ("gpu", "cpu") and cfg.provenance == "all"
 
 
 def test_values_are_parsed():
@@ -25,11 +25,11 @@ def test_values_are_parsed():
                        "KERNEL_ENV_REWARD": "roofline", "KERNEL_ENV_ROOFLINE_REJECT": "0.5",
                        "KERNEL_ENV_EVAL_LOG": "/tmp/x.jsonl",
                        "KERNEL_ENV_STAGE_TIMEOUTS": "compile=600,timing=30",
-                       "KERNEL_ENV_PROVENANCE": "all"})
+                       "KERNEL_ENV_PROVENANCE": "cuda"})
     assert cfg.gpus == (0, 2, 3) and cfg.evaluator == "mock" and cfg.max_turns == 6
     assert cfg.reward == "roofline" and cfg.roofline_reject == 0.5
     assert cfg.stage_timeouts["compile"] == 600 and cfg.stage_timeouts["timing"] == 30
-    assert str(cfg.eval_log) == "/tmp/x.jsonl" and cfg.provenance == "all"
+    assert str(cfg.eval_log) == "/tmp/x.jsonl" and cfg.provenance == "cuda"
 
 
 def test_session_timeout_outlasts_the_longest_possible_step():

@@ -156,3 +156,33 @@ def test_a_report_without_the_evaluations_secret_is_ignored():
     outcome = run_in_child(forge, "correctness", LIMITS, 4.0)
     assert outcome.payload is None
     assert describe_death(outcome, LIMITS)[0] == "crash"
+
+
+def _answer_then_linger(progress):
+    """A process that keeps running after its answer (as a child tearing down a large CUDA
+    context does): its exit takes 30 s (patched in the child only)."""
+    real_exit = os._exit
+
+    def slow_exit(code):
+        time.sleep(30)
+        real_exit(code)
+
+    os._exit = slow_exit
+    return {"answered": True}
+
+
+def test_the_answer_does_not_wait_for_the_process_to_exit_and_no_zombie_remains():
+    from server.evaluation import children
+
+    t0 = time.monotonic()
+    outcome = run_in_child(_answer_then_linger, "compile", LIMITS, 4.0)
+    assert outcome.payload == {"answered": True}
+    assert time.monotonic() - t0 < 10  # killed after its answer, not awaited
+    deadline = time.monotonic() + 10
+    while children._unreaped and time.monotonic() < deadline:
+        time.sleep(0.05)
+        children.reap_finished()
+    assert not children._unreaped
+    zombies = [line for line in os.popen(f"ps -o stat= --ppid {os.getpid()}").read().split()
+               if line.startswith("Z")]
+    assert not zombies

@@ -115,6 +115,7 @@ class Child:
     """A forked evaluation process: its pid, the pipe it reports on, its scratch directory."""
 
     def __init__(self, job, keep: tuple = ()):
+        reap_finished()
         self.workdir = tempfile.mkdtemp(prefix="kernel_env_eval_")
         # Messages without this token are ignored: code that finds the pipe still has to find
         # a secret that lives only in the evaluator's closures to forge a report.
@@ -220,6 +221,10 @@ def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir, token) -> Ch
                 if msg.get("event") == "stage":
                     stage = msg["stage"]
                     deadline = time.monotonic() + float(timeouts.get(stage, 60))
+        if any(m.get("event") in ("done", "error") for m in messages):
+            # The answer is in: don't wait for the process to exit (tearing down a CUDA context
+            # that held tens of GiB takes a while); discard() kills it and reaping finishes later.
+            return ChildOutcome(messages, stage, None, None, _log_tail(workdir))
         done, status = os.waitpid(pid, os.WNOHANG)
         if done and (eof or not ready):
             _drain(read_fd, messages, buffer, token)
@@ -252,15 +257,27 @@ def _stop(pid, messages, stage, reason, workdir) -> ChildOutcome:
     return ChildOutcome(messages, stage, None, reason, _log_tail(workdir))
 
 
+_unreaped: set[int] = set()  # killed children whose exit has not been collected yet
+
+
 def _kill_group(pid: int) -> None:
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-    try:
-        os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass
+    _unreaped.add(pid)
+    reap_finished()
+
+
+def reap_finished() -> None:
+    """Collect the exit of every killed child that has finished dying (no zombies pile up)."""
+    for pid in list(_unreaped):
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            done = pid  # already collected
+        if done:
+            _unreaped.discard(pid)
 
 
 def _rss_bytes(pid: int) -> int:

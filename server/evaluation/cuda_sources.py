@@ -42,7 +42,8 @@ CUDA_FORBIDDEN_TEXT = {
     "record_function": PROFILER_REASON, "callbacks": PROFILER_REASON,
     "/proc": "reading the process's state is not allowed",
     "cudastreamcreate": STREAMS_REASON, "custreamcreate": STREAMS_REASON,
-    "getstreamfrompool": STREAMS_REASON, "streamnonblocking": STREAMS_REASON,
+    "getstreamfrom": STREAMS_REASON, "getnewstream": STREAMS_REASON, "streamnonblocking": STREAMS_REASON,
+    "guardimpl": STREAMS_REASON, "cuctxcreate": STREAMS_REASON,
 }
 _C_TIME_CALL = re.compile(r"\btime\s*\(")
 _C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)

@@ -35,7 +35,8 @@ def _partial_maxima(o_ptr, r_ptr, diff_ptr, excess_ptr, n, rtol, BLOCK: tl.const
 
 def applies(o: torch.Tensor, r: torch.Tensor) -> bool:
     return (o.is_cuda and r.is_cuda and o.device == r.device and o.dtype == r.dtype
-            and o.dtype in DTYPES and o.shape == r.shape)
+            and o.dtype in DTYPES and o.shape == r.shape
+            and not o.is_neg() and not r.is_neg())  # the kernel reads raw memory: no lazy negation
 
 
 def max_diff_and_excess(o: torch.Tensor, r: torch.Tensor, rtol: float) -> tuple[float, float]:

@@ -163,7 +163,7 @@ class _KernelCheck:
 
 
 def _kernel_check(req, device, report) -> _KernelCheck | None:
-    """Kernel provenance applies on a GPU to CUDA submissions ("cuda", the default) or to all."""
+    """Kernel provenance applies on a GPU to every submission ("all", the default) or to CUDA ones."""
     wanted = req.provenance == "all" or (req.provenance == "cuda" and req.language == "cuda")
     if device.type != "cuda" or not wanted:
         return None

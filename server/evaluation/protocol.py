@@ -32,7 +32,7 @@ class EvalRequest:
     stage_timeouts: dict = field(default_factory=lambda: dict(DEFAULT_STAGE_TIMEOUTS))
     memory_limit_gb: float = 16.0
     mock: bool = False  # the mock evaluator: static checks only, fake timings
-    provenance: str = "cuda"  # record device kernels of: "cuda" submissions, "all", or "off"
+    provenance: str = "all"  # record device kernels of "all" submissions, "cuda" ones only, or "off"
     measure_guard_overhead: bool = False  # benchmarks only: also time forward without the guard
 
     def to_dict(self) -> dict:

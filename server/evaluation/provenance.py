@@ -150,8 +150,9 @@ class KernelRecorder:
         self.overhead_s = 0.0  # starting and stopping the recordings themselves
 
     def start(self) -> None:
-        """Pay CUPTI's start-up (about 1 s; 5-6 s while the machine's file cache is cold) with a
-        throw-away recording of a trivial kernel."""
+        """Pay CUPTI's start-up with a throw-away recording of a trivial kernel: 1-1.5 s in a bare
+        forked process (mostly the profiler importing torch._dynamo), 26-30 ms with the recordings
+        in the worker's evaluation processes, whose host has imported it (H200, 2026-11-30)."""
         if self.started:
             return
         t0 = time.perf_counter()

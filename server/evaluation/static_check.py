@@ -118,6 +118,8 @@ FORBIDDEN_NAMES = {
     "torch.cuda.StreamContext": STREAMS_REASON,
     "torch.Stream": STREAMS_REASON,
     "torch.accelerator.set_stream": STREAMS_REASON,
+    "torch.get_device_module": "it returns torch.cuda under a name the static check cannot follow; "
+                               "use torch.cuda directly",
     "triton.runtime": _INTROSPECTION,
     "types": _INTROSPECTION,
     "typing.get_type_hints": "it evaluates annotation strings the static check cannot read",
@@ -324,8 +326,9 @@ def _check_import_allowed(module: str, node: ast.AST) -> None:
 def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> None:
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    compared = {id(x) for n in ast.walk(tree) if isinstance(n, ast.Compare) for x in (n.left, *n.comparators)}
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Name) and node.id in ("getattr", "setattr", "delattr")
+        if (isinstance(node, ast.Name) and node.id in ("getattr", "setattr", "delattr", "type")
                 and node.id not in aliases and id(node) not in called):
             _fail(f"{where(node)}: `{node.id}` may only be called directly (an alias would hide "
                   f"what it reads): {_INTROSPECTION}")
@@ -359,6 +362,12 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and isinstance(
                 node.func.func, ast.Name) and node.func.func.id == "type":
             _fail(f"{where(node)}: calling `type(...)(...)` is not allowed: {_INTROSPECTION}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type"
+              and "type" not in aliases and id(node) not in compared):
+            # `S = type(torch.cuda.current_stream())` is torch.cuda.Stream under a name no rule
+            # follows; comparing types (`type(x) is T`) is all a kernel needs.
+            _fail(f"{where(node)}: `type(...)` may only be compared (`type(x) is T`), not bound, "
+                  f"passed or called: {_INTROSPECTION}")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             reason = FORBIDDEN_BUILTINS.get(node.func.id)
             if reason and node.func.id not in aliases:

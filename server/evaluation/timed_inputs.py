@@ -2,7 +2,9 @@
 
 Small inputs are regenerated in place before every call, so memoising by pointer or by content
 returns stale results; one timed call, chosen uniformly at random from an unobservable source, and
-the last one are kept and checked against the reference afterwards.
+the last one are kept and checked against the reference afterwards. A kept call's inputs are
+generated again from its seed for that check (generation is deterministic), so no call pays for a
+copy of its inputs; large inputs are never regenerated and one pristine copy serves.
 """
 
 from __future__ import annotations
@@ -25,32 +27,54 @@ class TimedOutputSampler:
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
         nbytes = sum(x.numel() * x.element_size() for x in inputs if torch.is_tensor(x))
         self.refreshing = nbytes <= self.REFRESH_MAX_BYTES
-        self.saved = clone_inputs(inputs)
+        self.saved = None if self.refreshing else clone_inputs(inputs)
         self.seed, self.calls = seed + 1, 0
+        # A generator that draws from anything but torch's seeded RNG cannot be replayed: then
+        # each call's inputs are copied instead, as they are made.
+        self.replayable = self.refreshing and _replayable(get_inputs, device, self.seed)
+        self.current = None  # the copy of this call's inputs, when not replayable
         self.rng = secrets.SystemRandom()
         self.kept = None
         self.last = None
 
     def refresh(self) -> None:
         if self.refreshing:
-            fresh = generate(self.get_inputs, self.device, self.seed + self.calls)
-            for x, f in zip(self.inputs, fresh):
+            for x, f in zip(self.inputs, self._generated(self.calls + 1)):
                 if torch.is_tensor(x):
                     x.copy_(f)
-            self.saved = clone_inputs(self.inputs)
+            if not self.replayable:
+                self.current = clone_inputs(self.inputs)
 
     def observe(self, out) -> None:
         self.calls += 1
-        if self.refreshing:  # large inputs are compared once, at the end (a pass over memory)
-            check_inputs_unchanged(self.inputs, self.saved, f"timed call #{self.calls}")
+        used = self.calls if self.replayable else self.current
         if self.rng.random() * self.calls < 1.0:  # keeps call k with probability 1/k
-            self.kept = (f"timed call #{self.calls}", self.saved if self.refreshing else self.inputs,
-                         _detached_copy(out))
-        self.last = (f"last timed call (#{self.calls})", self.saved, out)
+            self.kept = (f"timed call #{self.calls}", used, _detached_copy(out))
+        self.last = (f"last timed call (#{self.calls})", used, out)
 
-    def samples(self):
-        check_inputs_unchanged(self.inputs, self.saved, "timed calls")
-        return [s for s in (self.kept, self.last) if s is not None]
+    def samples(self) -> list:
+        """(label, the inputs that call saw, its output) for the kept and the last call; the
+        input buffers must still hold the last call's inputs (forward may not write them)."""
+        if self.last is not None:
+            check_inputs_unchanged(self.inputs, self._inputs_of(self.last[1]), "timed calls")
+        return [(label, self._inputs_of(used), out)
+                for label, used, out in (s for s in (self.kept, self.last) if s is not None)]
+
+    def _inputs_of(self, used) -> list:
+        """The inputs a timed call saw: replayed from its number, or the copy made for it."""
+        if not self.refreshing:
+            return self.saved
+        return self._generated(used) if isinstance(used, int) else used
+
+    def _generated(self, call: int) -> list:
+        return generate(self.get_inputs, self.device, self.seed + call - 1)
+
+
+def _replayable(get_inputs, device: torch.device, seed: int) -> bool:
+    first, second = generate(get_inputs, device, seed), generate(get_inputs, device, seed)
+    return len(first) == len(second) and all(
+        (a.shape == b.shape and a.dtype == b.dtype and torch.equal(a, b)) if torch.is_tensor(a)
+        else a == b for a, b in zip(first, second))
 
 
 def _detached_copy(out):

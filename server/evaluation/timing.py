@@ -1,12 +1,13 @@
 """Stage 4, timing: median device time of one forward, measured the same way for both sides.
 
-On a GPU each trial flushes L2 (writing a buffer twice its size), keeps the GPU busy for a little
-longer than the host needs to issue one call (a spin kernel sized from the warm-up calls), records
+On a GPU each trial flushes L2 (writing a buffer twice its size), keeps the GPU busy for 100 us
+(a spin kernel calibrated after the warm-up calls; long enough to issue a few launches), records
 a start event, calls forward, synchronises the whole device (work hidden on side streams still
 counts) and records the end event. The lead means the measured interval is device time, the same
 for both sides: host-side launch costs (Triton's launcher, eager dispatch, the dispatch guard's
 Python checks) overlap the lead instead of leaving the GPU idle after the start event. Host work
-longer than the lead still counts. Trials continue until a time budget or a trial cap; the median
+longer than the lead still counts. The submission may not use streams of its own (static check):
+their work would not be ordered after the start event. Trials continue until a time budget or a trial cap; the median
 is robust to stragglers.
 On the CPU evaluator wall-clock times are taken but are not meaningful (Triton is interpreted).
 """
@@ -27,15 +28,17 @@ BUDGET_S = 1.0  # timed work per side, which keeps the median's spread well unde
 WALL_CAP_S = 4 * BUDGET_S  # a call far slower than its estimate ends the loop early
 CPU_TRIALS = 3
 L2_FLUSH_BYTES = 2 * 64 * 1024 * 1024  # twice the largest L2 we target (H200: 60 MB)
-LEAD_MIN_S, LEAD_MAX_S = 50e-6, 1e-3  # GPU busy time ahead of each timed call
-LEAD_FACTOR = 2.0  # times the slowest warm-up call's host issue time
+# GPU busy time ahead of each timed call: covers issuing a few launches under the guard. Fixed,
+# so a submission cannot lengthen it (its own warm-up calls must not size a window before the
+# start event).
+LEAD_S = 100e-6
+CALIBRATION_CYCLES = 400_000  # ~0.2 ms at boost clocks
 
 # Bound before any candidate code is imported, so a patched torch.cuda.Event cannot reach us.
 _Event = torch.cuda.Event
 _synchronize = torch.cuda.synchronize
 _perf_counter = time.perf_counter
 _spin = getattr(torch.cuda, "_sleep", None)  # a kernel that spins for a number of GPU cycles
-_calibration: dict = {}  # device index -> spin cycles per second (measured once per process)
 
 
 @dataclass(frozen=True)
@@ -102,42 +105,25 @@ def _time_cpu(call: Callable[[], object], hooks: Hooks) -> Timing:
 
 
 def spin_cycles_per_s(device: torch.device) -> float:
-    """GPU cycles the spin kernel counts per second, measured once per process (prewarm does it
-    before any job arrives)."""
-    index = device.index if device.index is not None else torch.cuda.current_device()
-    if index not in _calibration:
+    """GPU cycles the spin kernel counts per second, measured now: clocks change with load (idle
+    GPUs run far below boost), so each timing calibrates after its warm-up calls."""
+    with torch.cuda.device(device):
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
-        _spin(1000)
+        _spin(CALIBRATION_CYCLES // 4)
         start.record()
-        _spin(2_000_000)
+        _spin(CALIBRATION_CYCLES)
         end.record()
         _synchronize(device)
-        _calibration[index] = 2_000_000 / max(start.elapsed_time(end) / 1e3, 1e-6)
-    return _calibration[index]
-
-
-def _lead_cycles(device: torch.device, issue_s: float) -> int:
-    """Spin long enough that the host has issued the whole call before the start event fires."""
-    lead_s = min(LEAD_MAX_S, max(LEAD_MIN_S, LEAD_FACTOR * issue_s))
-    return int(lead_s * spin_cycles_per_s(device))
+    return CALIBRATION_CYCLES / max(start.elapsed_time(end) / 1e3, 1e-6)
 
 
 def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = None) -> Timing:
     flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.float32, device=device)
-    issue_s = []  # host time to issue each warm-up call (without waiting for the device)
-
-    def issued(call):
-        t = _perf_counter()
-        out = call()
-        issue_s.append(_perf_counter() - t)
-        return out
-
     warm0 = _perf_counter()
     for _ in range(WARMUP_CALLS):
-        _synchronize(device)  # an idle device: the issue time is the host's alone
-        _hooked(call, hooks, issued)
+        _hooked(call, hooks)
     _synchronize(device)
-    lead = _lead_cycles(device, max(issue_s[1:] or issue_s))  # the first call may still compile
+    lead = int(LEAD_S * spin_cycles_per_s(device))  # calibrated with the GPU warm
     t0 = _perf_counter()
     _hooked(call, hooks)
     _synchronize(device)

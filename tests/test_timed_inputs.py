@@ -1,0 +1,71 @@
+"""The timed calls' inputs and output samples (server/evaluation/timed_inputs.py), call by call."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import torch
+
+from server.evaluation.stages import StageFailure
+from server.evaluation.timed_inputs import TimedOutputSampler
+
+CPU = torch.device("cpu")
+
+
+def seeded_inputs():
+    return [torch.rand(8, 16)]
+
+
+def unseeded_inputs():
+    """Draws from Python's RNG, which torch.manual_seed does not replay."""
+    return [torch.full((8, 16), random.random())]
+
+
+def run_calls(sampler, forward, calls: int) -> None:
+    for _ in range(calls):
+        sampler.refresh()
+        sampler.observe(forward(*sampler.inputs))
+
+
+@pytest.mark.parametrize("get_inputs, replayable", [(seeded_inputs, True), (unseeded_inputs, False)])
+def test_every_call_gets_fresh_inputs_and_samples_pair_each_output_with_its_inputs(get_inputs, replayable):
+    inputs = get_inputs()
+    sampler = TimedOutputSampler(get_inputs, inputs, CPU, seed=5)
+    assert sampler.replayable is replayable
+    seen = []
+    run_calls(sampler, lambda x: seen.append(x.clone()) or x * 2, 30)
+    assert all(not torch.equal(a, b) for a, b in zip(seen, seen[1:]))  # fresh every call
+    samples = sampler.samples()
+    assert len(samples) == 2 and samples[-1][0] == "last timed call (#30)"
+    for _, used, out in samples:
+        assert torch.equal(out, used[0] * 2)
+    assert torch.equal(samples[-1][1][0], seen[-1])
+
+
+def test_an_output_memoised_by_pointer_is_stale_in_the_samples():
+    inputs = seeded_inputs()
+    sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=1)
+    memo = {}
+    run_calls(sampler, lambda x: memo.setdefault(x.data_ptr(), x * 2), 10)
+    label, used, out = sampler.samples()[-1]
+    assert not torch.equal(out, used[0] * 2)
+
+
+def test_writing_into_the_inputs_shows_at_the_end():
+    inputs = seeded_inputs()
+    sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=1)
+    run_calls(sampler, lambda x: x.mul_(2), 3)
+    with pytest.raises(StageFailure) as failure:
+        sampler.samples()
+    assert failure.value.error_class == "input_mutated"
+
+
+def test_large_inputs_are_kept_once_and_not_regenerated(monkeypatch):
+    monkeypatch.setattr(TimedOutputSampler, "REFRESH_MAX_BYTES", 16)
+    inputs = seeded_inputs()
+    original = inputs[0].clone()
+    sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=1)
+    run_calls(sampler, lambda x: x * 2, 4)
+    assert torch.equal(inputs[0], original)
+    assert all(torch.equal(used[0], original) for _, used, _ in sampler.samples())
