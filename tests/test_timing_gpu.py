@@ -25,6 +25,12 @@ def test_known_device_work_is_timed_at_its_duration():
     assert t.meaningful and 1.9 < t.median_ms < 2.3, t
 
 
+def test_a_tiny_kernel_is_timed_without_the_synchronisation_tail():
+    x = torch.zeros(1024, device=DEVICE)
+    t = timing.time_forward(lambda: x.add(1), DEVICE)
+    assert t.median_ms < 0.025, t  # a few µs of device time; the host's wake-up took ~20 µs more
+
+
 def test_work_left_on_another_stream_is_counted():
     """Submissions may not create streams (the static check); the timer still counts work that
     outlives the call on any stream ordered after its start."""

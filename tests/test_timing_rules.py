@@ -1,0 +1,39 @@
+"""The timer's arithmetic, on stand-in events (the GPU side is tests/test_timing_gpu.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.evaluation import timing
+
+
+class StandInEvent:
+    def __init__(self, at_ms: float):
+        self.at_ms = at_ms
+
+    def elapsed_time(self, later: "StandInEvent") -> float:
+        return later.at_ms - self.at_ms
+
+
+def trial(call_ms: float, tail_ms: float) -> float:
+    start = StandInEvent(0.0)
+    return timing._trial_ms(start, StandInEvent(call_ms), StandInEvent(call_ms + tail_ms))
+
+
+def test_an_honest_call_is_timed_to_its_end_event():
+    assert trial(0.004, 0.020) == 0.004  # the host's return from the synchronisation is not timed
+
+
+def test_work_that_outlives_the_end_event_is_counted_in_full():
+    assert trial(0.004, 2.0) == 2.004
+
+
+def test_the_tail_limit_is_the_boundary():
+    assert trial(0.0, timing.SETTLE_TAIL_MS) == 0.0  # exactly at the limit: still the end event
+    assert trial(1.0, timing.SETTLE_TAIL_MS + 0.01) == pytest.approx(1.0 + timing.SETTLE_TAIL_MS + 0.01)
+
+
+def test_the_trial_count_stays_within_its_bounds():
+    assert timing.trials_for(1e-6) == timing.MAX_TRIALS == 100
+    assert timing.trials_for(10.0) == timing.MIN_TRIALS
+    assert timing.trials_for(0.02) == 50  # a 20 ms call: one second of work
