@@ -186,3 +186,17 @@ def test_the_answer_does_not_wait_for_the_process_to_exit_and_no_zombie_remains(
     zombies = [line for line in os.popen(f"ps -o stat= --ppid {os.getpid()}").read().split()
                if line.startswith("Z")]
     assert not zombies
+
+
+def test_processes_started_by_submission_code_are_found():
+    import subprocess
+    import sys
+
+    before = integrity.child_processes()
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert proc.pid in integrity.child_processes() - before
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.pid not in integrity.child_processes()

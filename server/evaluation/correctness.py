@@ -79,7 +79,12 @@ def _check_tensor(o: torch.Tensor, r: torch.Tensor, atol: float, rtol: float,
         diff_max, excess_max = fused_compare.max_diff_and_excess(o, r, rtol)
         if excess_max <= atol:  # one pass over memory; a failure gets the exact rule below
             return diff_max
-    a, b = (o.double(), r.double()) if wide else (o, r)
+    if wide:
+        a, b = o.double(), r.double()
+    elif o.dtype in (torch.float16, torch.bfloat16):  # as precise as the fused check that failed
+        a, b = o.float(), r.float()
+    else:
+        a, b = o, r
     # Full-size outputs (GiB) stay in their dtype and use two buffers of the output's size.
     diff, excess = _excess(a, b, rtol)
     # |o - r| - rtol * |r| <= atol everywhere; NaN anywhere makes the max NaN and fails this fast

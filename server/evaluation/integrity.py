@@ -122,6 +122,24 @@ def foreign_threads(before: set[int]) -> list[str]:
     return sorted(set(live + _started))
 
 
+def child_processes() -> set[int]:
+    """Processes this one started that still run (or await reaping). A process computes where
+    no guard is installed and no recorder looks; the static rules forbid the ways to start one,
+    this catches routes they cannot see. Empty where the kernel does not list children."""
+    pids: set[int] = set()
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return pids
+    for task in tasks:
+        try:
+            with open(f"/proc/self/task/{task}/children") as f:
+                pids.update(int(p) for p in f.read().split())
+        except (OSError, ValueError):
+            continue
+    return pids
+
+
 def changed(before: dict[str, int], extra: dict | None = None) -> list[str]:
     """Names whose binding differs from the snapshot (added, removed or replaced)."""
     after = snapshot(extra)

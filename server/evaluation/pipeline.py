@@ -127,7 +127,8 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         reference = load_reference(req.reference_source, workdir)
         integrity.record_thread_starts()
         extra = _reference_namespaces(reference)
-        snap = dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra)
+        snap = dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra,
+                    children=integrity.child_processes())
         clock.snap = snap
         candidate, candidate_file = load_candidate(req.code, workdir, req.language, device)
         _check_integrity(snap, COMPILE)
@@ -181,7 +182,11 @@ def _check_integrity(snap: dict, stage: str) -> None:
     if threads:
         raise StageFailure(stage, "tampering", f"your code started threads ({', '.join(threads[:3])}); "
                            "work on other threads escapes the dispatch guard")
-    changed = integrity.changed({k: v for k, v in snap.items() if k not in ("threads", "extra")},
+    processes = integrity.child_processes() - snap["children"]
+    if processes:
+        raise StageFailure(stage, "tampering", f"your code started {len(processes)} process(es); "
+                           "work in another process escapes the dispatch guard and the profiler")
+    changed = integrity.changed({k: v for k, v in snap.items() if k not in ("threads", "extra", "children")},
                                 snap["extra"])
     if changed:
         raise StageFailure(stage, "tampering", "your code replaced parts of torch the evaluator "

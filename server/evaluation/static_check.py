@@ -120,6 +120,12 @@ FORBIDDEN_NAMES = {
     "torch.accelerator.set_stream": STREAMS_REASON,
     "torch.get_device_module": "it returns torch.cuda under a name the static check cannot follow; "
                                "use torch.cuda directly",
+    "torch.utils.collect_env": _CONCURRENCY,
+    "torch.cpu.Stream": STREAMS_REASON,
+    "torch.cpu.stream": STREAMS_REASON,
+    "torch.xpu": STREAMS_REASON,
+    "torch.mtia": STREAMS_REASON,
+    "torch.mps": STREAMS_REASON,
     "triton.runtime": _INTROSPECTION,
     "types": _INTROSPECTION,
     "typing.get_type_hints": "it evaluates annotation strings the static check cannot read",
@@ -176,6 +182,8 @@ FORBIDDEN_BUILTINS = {
     "breakpoint": _INTROSPECTION,
     "input": "submissions may not read input",
 }
+# Common parameter and variable names: a file that binds them means its own value.
+REBINDABLE_BUILTINS = {"input"}
 
 FORBIDDEN_ATTRIBUTES = {
     name: _INTROSPECTION
@@ -326,8 +334,16 @@ def _check_import_allowed(module: str, node: ast.AST) -> None:
 def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> None:
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-    compared = {id(x) for n in ast.walk(tree) if isinstance(n, ast.Compare) for x in (n.left, *n.comparators)}
+    # `type(x) is T` only: `==`, `in` & co. hand the class to a method the submission defines
+    compared = {id(x) for n in ast.walk(tree) if isinstance(n, ast.Compare)
+                and all(isinstance(op, (ast.Is, ast.IsNot)) for op in n.ops) for x in (n.left, *n.comparators)}
+    bound = set(binding_counts(tree)) | {n.name for n in ast.walk(tree)
+                                         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
     for node in ast.walk(tree):
+        if (isinstance(node, ast.Name) and node.id in FORBIDDEN_BUILTINS and node.id not in aliases
+                and (node.id not in bound or node.id not in REBINDABLE_BUILTINS)):
+            # any reference, not only a call: `run = exec; run(src)` is exec
+            _fail(f"{where(node)}: `{node.id}` is not allowed: {FORBIDDEN_BUILTINS[node.id]}")
         if (isinstance(node, ast.Name) and node.id in ("getattr", "setattr", "delattr", "type")
                 and node.id not in aliases and id(node) not in called):
             _fail(f"{where(node)}: `{node.id}` may only be called directly (an alias would hide "
@@ -366,8 +382,8 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
               and "type" not in aliases and id(node) not in compared):
             # `S = type(torch.cuda.current_stream())` is torch.cuda.Stream under a name no rule
             # follows; comparing types (`type(x) is T`) is all a kernel needs.
-            _fail(f"{where(node)}: `type(...)` may only be compared (`type(x) is T`), not bound, "
-                  f"passed or called: {_INTROSPECTION}")
+            _fail(f"{where(node)}: `type(...)` may only be compared with `is` (`type(x) is T`), not "
+                  f"bound, passed, called or compared with operators a class can define: {_INTROSPECTION}")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             reason = FORBIDDEN_BUILTINS.get(node.func.id)
             if reason and node.func.id not in aliases:
@@ -419,16 +435,56 @@ SHADOWED_MODULES = {"sys", "os", "builtins", "importlib", "gc", "inspect", "subp
 
 def _reaches_shadowed_module(name: str) -> str | None:
     """Walk `a.b.c` through the modules already loaded: any step onto `sys`, `builtins` & co.,
-    whatever the attribute is called there (`enum.bltns`, `collections._sys`)."""
+    or onto any module a submission could not import (`triton.language.extra.pkgutil`,
+    `torch.cuda.tunable.mp`, `triton.compiler.compiler.time`), whatever the attribute is called
+    there (`enum.bltns`, `collections._sys`)."""
     parts = name.split(".")
     value = sys.modules.get(parts[0])
     for i, part in enumerate(parts[1:], start=1):
         if not isinstance(value, types.ModuleType):
             return None
         value = vars(value).get(part)
-        if isinstance(value, types.ModuleType) and value.__name__ in SHADOWED_MODULES and not (
-                i == 1 and parts[0] == "os" and part == "path"):
+        if not isinstance(value, types.ModuleType) or (i == 1 and parts[0] == "os" and part == "path"):
+            continue
+        if value.__name__ in SHADOWED_MODULES or value.__name__.split(".")[0] not in ALLOWED_IMPORTS:
             return value.__name__
+    return None
+
+
+def _resolve(name: str):
+    """The object `a.b.c` names, through modules already loaded and their own namespaces only
+    (no lazy imports, no module __getattr__); None when it cannot be followed."""
+    parts = name.split(".")
+    value = sys.modules.get(parts[0])
+    for part in parts[1:]:
+        if not isinstance(value, (types.ModuleType, type)):
+            return None
+        value = vars(value).get(part)
+        if value is None:
+            return None
+    return value
+
+
+_forbidden_objects: dict[int, tuple[object, str]] = {}
+
+
+def _forbidden_object_reason(name: str) -> str | None:
+    """A forbidden class or function under another name (`torch.mtia.Stream` is `torch.Stream`,
+    `torch.mtia.Event` is `torch.Event`), or a subclass of a forbidden class."""
+    if not _forbidden_objects:
+        for forbidden, reason in FORBIDDEN_NAMES.items():
+            obj = _resolve(forbidden)
+            if obj is not None and not isinstance(obj, types.ModuleType):
+                _forbidden_objects[id(obj)] = (obj, reason)
+    obj = _resolve(name)
+    if obj is None or isinstance(obj, types.ModuleType):
+        return None
+    if id(obj) in _forbidden_objects and _forbidden_objects[id(obj)][0] is obj:
+        return _forbidden_objects[id(obj)][1]
+    if isinstance(obj, type):
+        for other, reason in _forbidden_objects.values():
+            if isinstance(other, type) and issubclass(obj, other):
+                return reason
     return None
 
 
@@ -467,7 +523,7 @@ def _reject_name(name: str, language: str, node: ast.AST) -> None:
     if (name.split(".")[0] == "os" and head not in OS_ALLOWED) or (
             name.split(".")[0] == "sys" and head not in SYS_ALLOWED):
         _fail(f"{where(node)}: `{name}` is not allowed: {_FILES}")
-    reason = _forbidden_reason(name, language)
+    reason = _forbidden_reason(name, language) or _forbidden_object_reason(name)
     if reason:
         _fail(f"{where(node)}: `{name}` is not allowed: {reason}")
 

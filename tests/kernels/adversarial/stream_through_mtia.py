@@ -1,0 +1,27 @@
+# task: level1/19_ReLU
+# expect: format_violation
+# why: torch.mtia.Stream is torch.Stream: a stream of its own, under another module's name
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.maximum(tl.load(x_ptr + offs, mask=m), 0.0), mask=m)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        k[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+        return out
+
+side = torch.mtia.Stream(device="cuda")
+ev = torch.mtia.Event(device="cuda", enable_timing=True)
+def launch_early(x, out):
+    with side:
+        k[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
