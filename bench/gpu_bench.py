@@ -9,8 +9,8 @@ warm step, the harness overhead (step latency minus the time spent inside the ca
 forward calls; steps are 1 s apart, as in an RL loop, so the spare process is ready), the
 speedup's mean and spread across the warm evaluations, and the dispatch
 guard's share of the reported runtime, and the anti-gaming checks' share of the step (def%:
-determinism re-run, input/integrity checks, fresh timed inputs and timed-output re-checks,
-provenance when on; their forwards included).
+determinism re-run, integrity checks, fresh timed inputs and timed-output re-checks, provenance
+when on, their forwards included; not the correctness protocol's own input copies and checks).
 """
 
 from __future__ import annotations

@@ -69,3 +69,18 @@ def test_large_inputs_are_kept_once_and_not_regenerated(monkeypatch):
     run_calls(sampler, lambda x: x * 2, 4)
     assert torch.equal(inputs[0], original)
     assert all(torch.equal(used[0], original) for _, used, _ in sampler.samples())
+
+
+def test_with_the_call_count_known_the_call_drawn_ahead_is_the_one_kept():
+    inputs = seeded_inputs()
+    sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=3, planned_calls=40)
+    assert 1 <= sampler.pick <= 40
+    run_calls(sampler, lambda x: x * 2, 40)
+    label, used, out = sampler.samples()[0]
+    assert label == f"timed call #{sampler.pick}" and torch.equal(out, used[0] * 2)
+
+
+def test_the_drawn_call_is_uniform():
+    picks = [TimedOutputSampler(seeded_inputs, seeded_inputs(), CPU, seed=0, planned_calls=4).pick
+             for _ in range(400)]
+    assert set(picks) == {1, 2, 3, 4} and all(60 < picks.count(k) < 140 for k in range(1, 5))

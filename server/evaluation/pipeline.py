@@ -27,7 +27,7 @@ from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
 from .static_check import static_check
 from .timed_inputs import TimedOutputSampler
-from .timing import MIN_TRIALS, Hooks, time_forward, trials_for
+from .timing import MIN_TRIALS, Hooks, calls_made, time_forward, trials_for
 
 TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
 Progress = Callable[[str], None]
@@ -264,11 +264,10 @@ def _correctness(req, reference, ref_model, new_model, guard, device, snap, resu
     worst = 0.0
     for k, trial in enumerate(correctness_trials(reference.get_inputs, device, req.input_seed,
                                                  req.trials, req.task_id)):
-        with _defence(result):
-            saved = clone_inputs(trial.inputs)
+        saved = clone_inputs(trial.inputs)  # the correctness protocol itself, not a defence
         out = _run_candidate(new_model, trial.inputs, guard, device, trial.label, result)
+        check_inputs_unchanged(trial.inputs, saved, trial.label)
         with _defence(result):
-            check_inputs_unchanged(trial.inputs, saved, trial.label)
             _check_integrity(snap, CORRECTNESS)
             if k == 0:
                 again = _run_candidate(new_model, clone_inputs(saved), guard, device, trial.label, result)
@@ -292,15 +291,17 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
     call picked at random, unknowable to the candidate, is checked afterwards with the last.
     With kernel provenance on, the kernels of further calls are recorded once timing is done."""
     inputs = generate(reference.get_inputs, device, req.input_seed + TIMING_SEED_OFFSET)
+    trials = _recording_point(profile) if kernels is not None else None
     with _defence(result):
         sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
-                                     req.input_seed + TIMING_SEED_OFFSET)
+                                     req.input_seed + TIMING_SEED_OFFSET,
+                                     planned_calls=calls_made(trials) if trials else None)
     hooks_before = result.defence_seconds
     try:
         timing = time_forward(lambda: new_model(*inputs), device,
                               Hooks(around=lambda: guard, before=_accounted(sampler.refresh, result),
                                     after=_accounted(sampler.observe, result)),
-                              trials=_recording_point(profile) if kernels is not None else None)
+                              trials=trials)
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback) from None
     except BaseException as exc:

@@ -23,7 +23,8 @@ class TimedOutputSampler:
     REFRESH_MAX_BYTES = 64 << 20  # above this, regenerating per call costs more than it saves;
     # large memory-bound tasks are held by the roofline floor instead
 
-    def __init__(self, get_inputs, inputs: list, device: torch.device, seed: int):
+    def __init__(self, get_inputs, inputs: list, device: torch.device, seed: int,
+                 planned_calls: int | None = None):
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
         nbytes = sum(x.numel() * x.element_size() for x in inputs if torch.is_tensor(x))
         self.refreshing = nbytes <= self.REFRESH_MAX_BYTES
@@ -34,6 +35,9 @@ class TimedOutputSampler:
         self.replayable = self.refreshing and _replayable(get_inputs, device, self.seed)
         self.current = None  # the copy of this call's inputs, when not replayable
         self.rng = secrets.SystemRandom()
+        # With the number of calls known ahead (a fixed trial count), the kept call is drawn now
+        # and only its output is copied; else reservoir sampling copies ~ln(n) outputs.
+        self.pick = 1 + secrets.randbelow(planned_calls) if planned_calls else None
         self.kept = None
         self.last = None
 
@@ -48,9 +52,14 @@ class TimedOutputSampler:
     def observe(self, out) -> None:
         self.calls += 1
         used = self.calls if self.replayable else self.current
-        if self.rng.random() * self.calls < 1.0:  # keeps call k with probability 1/k
+        if self._keeps_this_call():
             self.kept = (f"timed call #{self.calls}", used, _detached_copy(out))
         self.last = (f"last timed call (#{self.calls})", used, out)
+
+    def _keeps_this_call(self) -> bool:
+        if self.pick is not None:
+            return self.calls == self.pick
+        return self.rng.random() * self.calls < 1.0  # keeps call k with probability 1/k
 
     def samples(self) -> list:
         """(label, the inputs that call saw, its output) for the kept and the last call; the
