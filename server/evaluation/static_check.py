@@ -9,6 +9,9 @@ Import aliases are resolved, so `import torch as T; T.compile(...)` is caught li
 from __future__ import annotations
 
 import ast
+import builtins
+import importlib
+import importlib.util
 import sys
 import types
 from dataclasses import dataclass
@@ -198,6 +201,8 @@ FORBIDDEN_ATTRIBUTES = {
         # walk from a function or class to what defines it
         "__self__", "__objclass__", "__func__", "__wrapped__", "__mro__", "__bases__", "__base__",
         "tofile", "from_file",
+        # a @triton.jit function's view of its module's globals (builtins included)
+        "get_capture_scope", "used_global_vals",
     )
 }
 
@@ -212,6 +217,11 @@ MAGIC_METHODS = {
     "__getattribute__": _INTROSPECTION,
     "__array_function__": _ARRAYS,
     "__array_ufunc__": _ARRAYS,
+    # class patterns and isinstance consult these: `case Any(B)` reads attributes by string
+    "__match_args__": _INTROSPECTION,
+    "__subclasshook__": _INTROSPECTION,
+    "__instancecheck__": _INTROSPECTION,
+    "__subclasscheck__": _INTROSPECTION,
 }
 
 JIT_DECORATORS = {"triton.jit"}
@@ -267,7 +277,9 @@ GPU_CLOCK_TEXT = ("globaltimer", "%clock")
 
 
 def _is_module(name: str) -> bool:
-    return isinstance(sys.modules.get(name), types.ModuleType)
+    """By the object, not the spelling: `torch.nn.functional.torch` is the torch module."""
+    return isinstance(sys.modules.get(name), types.ModuleType) or isinstance(
+        _resolve(name), types.ModuleType)
 
 
 def _check_module_values(tree: ast.Module, aliases: dict[str, str]) -> None:
@@ -337,9 +349,35 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
     # `type(x) is T` only: `==`, `in` & co. hand the class to a method the submission defines
     compared = {id(x) for n in ast.walk(tree) if isinstance(n, ast.Compare)
                 and all(isinstance(op, (ast.Is, ast.IsNot)) for op in n.ops) for x in (n.left, *n.comparators)}
-    bound = set(binding_counts(tree)) | {n.name for n in ast.walk(tree)
-                                         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    bound = set(binding_counts(tree)) | {n.name for n in ast.walk(tree) if isinstance(
+        n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs,
+            ast.MatchStar)) and n.name} | {n.rest for n in ast.walk(tree)
+                                           if isinstance(n, ast.MatchMapping) and n.rest}
+    known = bound | set(aliases) | set(dir(builtins)) | {"__name__", "__file__", "__doc__"}
     for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in known:
+            # e.g. what Triton's interpreter copies into a module's globals at the first launch
+            _fail(f"{where(node)}: `{node.id}` is not defined in your file; use only names you "
+                  "import or bind yourself")
+        if isinstance(node, ast.MatchClass):
+            _fail(f"{where(node)}: class patterns in `match` are not allowed: they read "
+                  f"attributes by name ({_INTROSPECTION})")
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and (
+                node.value in FORBIDDEN_ATTRIBUTES and node.value.startswith("__")
+                or node.value in FORBIDDEN_BUILTINS and node.value not in REBINDABLE_BUILTINS):
+            _fail(f"{where(node)}: the string {node.value!r} is not allowed: it names what the "
+                  f"rules refuse, for a lookup they cannot see ({_INTROSPECTION})")
+        if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name)
+                                                    and node.value.id in ("self", "cls")):
+            attr = node.attr
+            if attr.startswith("_") and not attr.startswith("__") and root(node) not in aliases:
+                _fail(f"{where(node)}: `.{attr}` is not allowed: private attributes of objects "
+                      "other than your own (`self`) are not an API for kernels")
+            if attr in SHADOWED_MODULES and not (root(node) == "os" and attr == "path"):
+                _fail(f"{where(node)}: `.{attr}` is not allowed: it names a module the rules "
+                      f"refuse ({_INTROSPECTION})")
+            if attr in FORBIDDEN_BUILTINS and attr not in REBINDABLE_BUILTINS:
+                _fail(f"{where(node)}: `.{attr}` is not allowed: {FORBIDDEN_BUILTINS[attr]}")
         if (isinstance(node, ast.Name) and node.id in FORBIDDEN_BUILTINS and node.id not in aliases
                 and (node.id not in bound or node.id not in REBINDABLE_BUILTINS)):
             # any reference, not only a call: `run = exec; run(src)` is exec
@@ -443,7 +481,7 @@ def _reaches_shadowed_module(name: str) -> str | None:
     for i, part in enumerate(parts[1:], start=1):
         if not isinstance(value, types.ModuleType):
             return None
-        value = vars(value).get(part)
+        value = vars(value).get(part) or _submodule(value, part)
         if not isinstance(value, types.ModuleType) or (i == 1 and parts[0] == "os" and part == "path"):
             continue
         if value.__name__ in SHADOWED_MODULES or value.__name__.split(".")[0] not in ALLOWED_IMPORTS:
@@ -451,18 +489,35 @@ def _reaches_shadowed_module(name: str) -> str | None:
     return None
 
 
-def _resolve(name: str):
-    """The object `a.b.c` names, through modules already loaded and their own namespaces only
-    (no lazy imports, no module __getattr__); None when it cannot be followed."""
+def _resolve(name: str, load: bool = True):
+    """The object `a.b.c` names, through module and class namespaces (no module __getattr__);
+    a submodule not loaded yet is loaded first (`numpy.ma`) when `load`, so what it holds is
+    seen. None when it cannot be followed."""
     parts = name.split(".")
     value = sys.modules.get(parts[0])
     for part in parts[1:]:
         if not isinstance(value, (types.ModuleType, type)):
             return None
-        value = vars(value).get(part)
-        if value is None:
+        found = vars(value).get(part)
+        if found is None and load and isinstance(value, types.ModuleType):
+            found = _submodule(value, part)
+        if found is None:
             return None
+        value = found
     return value
+
+
+def _submodule(module: types.ModuleType, part: str):
+    """`module.part` when it is a submodule a submission could import, loading it if needed."""
+    name = f"{module.__name__}.{part}"
+    if name.split(".")[0] not in ALLOWED_IMPORTS or part.startswith("_"):
+        return None
+    try:
+        if name not in sys.modules and importlib.util.find_spec(name) is None:
+            return None
+        return importlib.import_module(name)
+    except Exception:  # noqa: BLE001 - a module that fails to import holds nothing reachable
+        return None
 
 
 _forbidden_objects: dict[int, tuple[object, str]] = {}
@@ -473,7 +528,7 @@ def _forbidden_object_reason(name: str) -> str | None:
     `torch.mtia.Event` is `torch.Event`), or a subclass of a forbidden class."""
     if not _forbidden_objects:
         for forbidden, reason in FORBIDDEN_NAMES.items():
-            obj = _resolve(forbidden)
+            obj = _resolve(forbidden, load=False)  # what is not loaded cannot be aliased yet
             if obj is not None and not isinstance(obj, types.ModuleType):
                 _forbidden_objects[id(obj)] = (obj, reason)
     obj = _resolve(name)
