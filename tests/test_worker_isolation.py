@@ -200,3 +200,40 @@ def test_processes_started_by_submission_code_are_found():
         proc.kill()
         proc.wait()
     assert proc.pid not in integrity.child_processes()
+
+
+AUDIT_PROBE = r'''
+import sys
+from server.evaluation import integrity
+integrity.guard_submission_actions("/tmp/submission.py")
+submission = compile(SOURCE, "/tmp/submission.py", "exec")
+results = []
+for action in ("eval('1 + 1')", "open('/dev/null')", "compile('1', 'x', 'eval')"):
+    try:
+        exec(compile(action, "/tmp/submission.py", "eval"), {})
+        results.append("ran")
+    except RuntimeError:
+        results.append("refused")
+results.append(str(eval("1 + 1")))  # the evaluator's own frames are not the submission's
+import json
+print(json.dumps({"results": results, "offences": integrity.submission_actions()}))
+'''
+
+
+def test_code_from_strings_files_and_patching_are_refused_to_the_submissions_frames(tmp_path):
+    """In a process of its own (an audit hook stays for the process's life); the probe is a
+    file, since code run with `python -c` counts as code from a string."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    probe = tmp_path / "probe.py"
+    probe.write_text(AUDIT_PROBE.replace("SOURCE", repr("x = 1")))
+    out = subprocess.run([sys.executable, str(probe)], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report["results"] == ["refused", "refused", "refused", "2"]
+    assert [o.split()[0] for o in report["offences"]] == ["compile", "open", "compile"]

@@ -16,6 +16,8 @@ import threading
 import torch
 import torch.nn.functional as F
 
+from .static_check import ALLOWED_IMPORTS
+
 _WATCHED = {
     "torch": torch,
     "torch.Tensor": torch.Tensor,
@@ -120,6 +122,59 @@ def foreign_threads(before: set[int]) -> list[str]:
     live = [f"{t.name} ({_origin(t) or 'native'})" for t in threading.enumerate()
             if t.ident not in before and t.is_alive() and _foreign(_origin(t))]
     return sorted(set(live + _started))
+
+
+# Audited actions a submission's own frames (its file, or code it made from strings) may not
+# take: running source, opening files, starting programs, native loading, tracing frames.
+# Library frames (torch, Triton, the standard library, the evaluator) keep doing these.
+_REFUSED_EVENTS = frozenset({
+    "exec", "compile", "open", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
+    "os.forkpty", "os.kill", "os.putenv", "os.unsetenv", "subprocess.Popen", "ctypes.dlopen",
+    "ctypes.dlsym", "ctypes.cdata", "sys._current_frames", "sys.settrace", "sys.setprofile",
+    "sys.addaudithook", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
+    "object.__setattr__", "object.__delattr__", "function.__new__", "code.__new__",
+    "builtins.input", "socket.connect", "import",
+})
+_audit = {"files": frozenset(), "offences": [], "active": False}
+
+
+def guard_submission_actions(submission_file: str) -> None:
+    """From now on in this process, audited actions taken directly by the submission's frames
+    fail and are recorded (`submission_actions()`); once per evaluation process, before the
+    submission is imported. Audit hooks cannot be removed: nothing the submission runs later
+    switches this off. The static rules refuse the names; this catches routes they miss."""
+    _audit["files"] = frozenset({submission_file, os.path.abspath(submission_file)})
+    if _audit["active"]:
+        return
+    _audit["active"] = True
+    getframe, files, offences = sys._getframe, _audit, _audit["offences"]
+    busy = threading.local()
+
+    def hook(event, args):
+        if event not in _REFUSED_EVENTS or getattr(busy, "on", False):
+            return
+        busy.on = True
+        try:
+            frame = getframe(1)
+            name = frame.f_code.co_filename
+            own = name in files["files"] or (name.startswith("<") and not name.startswith("<frozen"))
+            if own and not (event == "import" and _import_allowed(args)):
+                offences.append(f"{event} at line {frame.f_lineno}")
+                raise RuntimeError(f"{event} is not allowed in a submission")
+        finally:
+            busy.on = False
+
+    sys.addaudithook(hook)
+
+
+def _import_allowed(args) -> bool:
+    module = args[0] if args and isinstance(args[0], str) else ""
+    return module.split(".")[0] in ALLOWED_IMPORTS
+
+
+def submission_actions() -> list[str]:
+    """Audited actions the submission's own code attempted (each failed when attempted)."""
+    return list(_audit["offences"])
 
 
 def child_processes() -> set[int]:

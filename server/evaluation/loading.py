@@ -46,12 +46,16 @@ def load_reference(source: str, workdir: str) -> ModuleType:
     return module
 
 
+def candidate_path(workdir: str) -> str:
+    return os.path.join(workdir, "submission.py")
+
+
 def load_candidate(source: str, workdir: str, language: str, device: torch.device) -> tuple[ModuleType, str]:
     """Import the submission; CUDA sources build here (load_inline runs at import)."""
     if language == "cuda" and device.type != "cuda":
         raise StageFailure(COMPILE, "needs_gpu", "CUDA submissions need the gpu evaluator; this "
                            "server runs the cpu evaluator (no GPU). Submit Triton instead.")
-    path = os.path.join(workdir, "submission.py")
+    path = candidate_path(workdir)
     with open(path, "w") as f:
         f.write(source)
     try:

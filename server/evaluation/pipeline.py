@@ -21,7 +21,7 @@ from .correctness import (as_tensors, check_deterministic, check_inputs_unchange
 from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
 from .inputs import correctness_trials, generate, trial_count
-from .loading import build_models, load_candidate, load_reference
+from .loading import build_models, candidate_path, load_candidate, load_reference
 from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
@@ -130,6 +130,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         snap = dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra,
                     children=integrity.child_processes())
         clock.snap = snap
+        integrity.guard_submission_actions(candidate_path(workdir))
         candidate, candidate_file = load_candidate(req.code, workdir, req.language, device)
         _check_integrity(snap, COMPILE)
         ref_model, new_model = build_models(reference, candidate, candidate_file, device,
@@ -182,6 +183,11 @@ def _check_integrity(snap: dict, stage: str) -> None:
     if threads:
         raise StageFailure(stage, "tampering", f"your code started threads ({', '.join(threads[:3])}); "
                            "work on other threads escapes the dispatch guard")
+    actions = integrity.submission_actions()
+    if actions:
+        raise StageFailure(stage, "tampering", "your code tried what submissions may not do at "
+                           f"run time ({', '.join(actions[:3])}): running code from strings, "
+                           "files, programs, native libraries, frame tracing or patching functions")
     processes = integrity.child_processes() - snap["children"]
     if processes:
         raise StageFailure(stage, "tampering", f"your code started {len(processes)} process(es); "

@@ -186,7 +186,34 @@ FORBIDDEN_BUILTINS = {
     "input": "submissions may not read input",
 }
 # Common parameter and variable names: a file that binds them means its own value.
-REBINDABLE_BUILTINS = {"input"}
+REBINDABLE_BUILTINS = {"input", "dir"}
+# Strings that name what only a namespace lookup could use (`ns["exec"]`); `eval`/`compile`/`open`
+# are common words, and running them is refused at run time (integrity.guard_submission_actions).
+FORBIDDEN_TEXT = {"exec", "globals", "locals", "vars", "breakpoint", "f_globals", "f_locals",
+                  "f_builtins", "f_back", "tb_frame", "gi_frame", "cr_frame", "ag_frame"}
+# Special attributes a kernel may read (on anything): names, docs, versions, super().__init__.
+ALLOWED_DUNDER_ATTRIBUTES = {"__init__", "__name__", "__qualname__", "__doc__", "__module__",
+                             "__version__", "__call__"}
+ALLOWED_DUNDER_TEXT = {"__main__"}  # `if __name__ == "__main__":`
+
+
+def _constant_text(node: ast.AST) -> str | None:
+    """A string the file spells out, folded: literals, `+` of literals, f-strings and
+    `"".join([...])` of literals, so `"__built" + "ins__"` reads as `"__builtins__"`."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _constant_text(node.left), _constant_text(node.right)
+        return left + right if left is not None and right is not None else None
+    if isinstance(node, ast.JoinedStr):
+        parts = [_constant_text(v) for v in node.values]
+        return "".join(parts) if all(p is not None for p in parts) else None
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
+            and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple))):
+        sep = _constant_text(node.func.value)
+        parts = [_constant_text(e) for e in node.args[0].elts]
+        return sep.join(parts) if sep is not None and all(p is not None for p in parts) else None
+    return None
 
 FORBIDDEN_ATTRIBUTES = {
     name: _INTROSPECTION
@@ -238,7 +265,7 @@ class StaticReport:
 
 def static_check(source: str, language: str) -> StaticReport:
     """Raise StageFailure on the first rule broken; else describe the kernels found."""
-    tree = _parse(source)
+    tree = _without_main_block(_parse(source))
     aliases = import_aliases(tree)
     _check_module_values(tree, aliases)
     _check_names(tree, aliases, language)
@@ -252,6 +279,25 @@ def static_check(source: str, language: str) -> StaticReport:
         check_cuda_sources(source)
         return StaticReport(kernels=(), autotuned=False, cuda_source=source)
     return _check_triton(tree, aliases)
+
+
+def _without_main_block(tree: ast.Module) -> ast.Module:
+    """`if __name__ == "__main__":` never runs when the evaluator imports the file (its name is
+    `submission`), so a local benchmark there is not checked, unless the file rebinds
+    `__name__`."""
+    if any(isinstance(n, ast.Name) and n.id == "__name__" and not isinstance(n.ctx, ast.Load)
+           for n in ast.walk(tree)):
+        _fail("binding `__name__` is not allowed")
+    tree.body = [stmt for stmt in tree.body if not _is_main_guard(stmt)]
+    return tree
+
+
+def _is_main_guard(stmt: ast.stmt) -> bool:
+    test = getattr(stmt, "test", None)
+    return (isinstance(stmt, ast.If) and not stmt.orelse and isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+            and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == "__main__")
 
 
 def _fail(feedback: str, error_class: str = "format_violation"):
@@ -282,12 +328,34 @@ def _is_module(name: str) -> bool:
         _resolve(name), types.ModuleType)
 
 
+def _is_data(name: str) -> bool:
+    """A plain value the imports reach (a dtype, a number, a string), not a module, class or
+    callable that could lead further."""
+    value = _resolve(name, load=False)
+    return value is not None and not callable(value) and not isinstance(value, types.ModuleType) and (
+        isinstance(value, (int, float, str, bool, torch_dtype_types())))
+
+
+def torch_dtype_types() -> tuple:
+    """dtype classes of torch and Triton, when loaded (the static check imports neither)."""
+    kinds = []
+    for module, attr in (("torch", "dtype"), ("triton.language", "dtype")):
+        kind = getattr(sys.modules.get(module), attr, None)
+        if isinstance(kind, type):
+            kinds.append(kind)
+    return tuple(kinds)
+
+
 def _check_module_values(tree: ast.Module, aliases: dict[str, str]) -> None:
     """Modules are used only through their attributes: `t = torch` (or `[torch]`, a default
     argument, a lambda) would carry torch past every rule keyed on resolved names. Simple
     assignments of other names the imports reach (`T = torch.Tensor`) become aliases instead,
     bound once."""
     inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    # `getattr(tl, "float32")`, `hasattr(tl.extra, "cuda")`: attribute reads, checked as names
+    inner |= {id(n.args[0]) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+              and n.func.id in ("getattr", "hasattr") and len(n.args) >= 2
+              and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str)}
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     stores = binding_counts(tree)
     simple = {id(n.value): n.targets[0].id for n in ast.walk(tree) if isinstance(n, ast.Assign)
@@ -305,6 +373,8 @@ def _check_module_values(tree: ast.Module, aliases: dict[str, str]) -> None:
                 continue
             name = dotted(node, aliases) or ""
             target = simple.get(id(node))
+            if target is not None and _is_data(name):
+                continue  # `acc = tl.float32` twice: a value, not a route to anything
             if target is not None:
                 if stores.get(target, 0) != 1:
                     _fail(f"{where(node)}: `{target}` is bound to `{name}` and to something else; "
@@ -333,7 +403,8 @@ def _forbidden_reason(name: str, language: str) -> str | None:
 # What a submission may import at all: the standard library is too large to deny-list (debuggers,
 # profilers, consoles and name resolvers all run or fetch code from strings).
 ALLOWED_IMPORTS = {"torch", "triton", "math", "cmath", "numpy", "functools", "itertools", "operator",
-                   "typing", "dataclasses", "collections", "enum", "abc", "textwrap", "os", "sys", "__future__"}
+                   "typing", "dataclasses", "collections", "enum", "abc", "textwrap", "os", "sys", "__future__",
+                   "warnings", "copy", "contextlib", "random", "re", "numbers", "statistics"}
 
 
 def _check_import_allowed(module: str, node: ast.AST) -> None:
@@ -349,11 +420,17 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
     # `type(x) is T` only: `==`, `in` & co. hand the class to a method the submission defines
     compared = {id(x) for n in ast.walk(tree) if isinstance(n, ast.Compare)
                 and all(isinstance(op, (ast.Is, ast.IsNot)) for op in n.ops) for x in (n.left, *n.comparators)}
+    # `type(x).__name__` and `x.__class__.__name__` (messages, reprs) read only a name
+    named = {id(n.value) for n in ast.walk(tree)
+             if isinstance(n, ast.Attribute) and n.attr in ("__name__", "__qualname__")}
+    compared |= named
     bound = set(binding_counts(tree)) | {n.name for n in ast.walk(tree) if isinstance(
         n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs,
             ast.MatchStar)) and n.name} | {n.rest for n in ast.walk(tree)
                                            if isinstance(n, ast.MatchMapping) and n.rest}
     known = bound | set(aliases) | set(dir(builtins)) | {"__name__", "__file__", "__doc__"}
+    argless_calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and not n.args
+                     and not n.keywords}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in known:
             # e.g. what Triton's interpreter copies into a module's globals at the first launch
@@ -362,11 +439,20 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
         if isinstance(node, ast.MatchClass):
             _fail(f"{where(node)}: class patterns in `match` are not allowed: they read "
                   f"attributes by name ({_INTROSPECTION})")
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and (
-                node.value in FORBIDDEN_ATTRIBUTES and node.value.startswith("__")
-                or node.value in FORBIDDEN_BUILTINS and node.value not in REBINDABLE_BUILTINS):
-            _fail(f"{where(node)}: the string {node.value!r} is not allowed: it names what the "
-                  f"rules refuse, for a lookup they cannot see ({_INTROSPECTION})")
+        text = _constant_text(node)
+        if text is not None and (
+                text.startswith("__") and text.endswith("__") and text not in ALLOWED_DUNDER_TEXT
+                or text in FORBIDDEN_TEXT):
+            _fail(f"{where(node)}: the string {text!r} is not allowed: it names what the rules "
+                  f"refuse, for a lookup they cannot see ({_INTROSPECTION})")
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr.endswith("__")
+                and node.attr not in ALLOWED_DUNDER_ATTRIBUTES
+                and not (node.attr == "__class__" and id(node) in named)):
+            # an allow-list: `__getstate__` of a module is its namespace, `__reduce__` of a method
+            # hands out getattr, and new ones appear with Python versions
+            _fail(f"{where(node)}: `.{node.attr}` is not allowed: special attributes other than "
+                  f"{', '.join(sorted(ALLOWED_DUNDER_ATTRIBUTES))} reach into objects' machinery "
+                  f"({_INTROSPECTION})")
         if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name)
                                                     and node.value.id in ("self", "cls")):
             attr = node.attr
@@ -376,7 +462,8 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
             if attr in SHADOWED_MODULES and not (root(node) == "os" and attr == "path"):
                 _fail(f"{where(node)}: `.{attr}` is not allowed: it names a module the rules "
                       f"refuse ({_INTROSPECTION})")
-            if attr in FORBIDDEN_BUILTINS and attr not in REBINDABLE_BUILTINS:
+            if (attr in FORBIDDEN_BUILTINS and attr not in REBINDABLE_BUILTINS
+                    and not (attr == "eval" and id(node) in argless_calls)):  # nn.Module.eval()
                 _fail(f"{where(node)}: `.{attr}` is not allowed: {FORBIDDEN_BUILTINS[attr]}")
         if (isinstance(node, ast.Name) and node.id in FORBIDDEN_BUILTINS and node.id not in aliases
                 and (node.id not in bound or node.id not in REBINDABLE_BUILTINS)):
@@ -407,7 +494,8 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
         elif isinstance(node, (ast.Attribute, ast.Name)):
             if isinstance(node, ast.Name) and node.id in FORBIDDEN_ATTRIBUTES:  # __builtins__ etc.
                 _fail(f"{where(node)}: `{node.id}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.id]}")
-            if isinstance(node, ast.Attribute) and node.attr in FORBIDDEN_ATTRIBUTES:
+            if (isinstance(node, ast.Attribute) and node.attr in FORBIDDEN_ATTRIBUTES
+                    and not (node.attr == "__class__" and id(node) in named)):
                 _fail(f"{where(node)}: `.{node.attr}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.attr]}")
             # Whole chains only (`a.b.c`, not also `a.b`): a forbidden prefix still matches, and a
             # few exact names below a forbidden prefix can be allowed.
@@ -463,7 +551,9 @@ PRIVATE_ROOTS = ("torch", "triton")
 
 # Exact names allowed below a forbidden prefix: harmless, and in Triton's and torch's own examples.
 ALLOWED_NAMES = {"triton.runtime.driver.active.get_active_torch_device", "torch._check",
-                 "torch._assert", "os._exit"}  # os._exit only ends the evaluation (a crash)
+                 "torch._assert", "os._exit", "triton.runtime.driver",
+                 "triton.runtime.driver.active.utils.get_device_properties",
+                 "triton.runtime.driver.active.get_current_device"}  # os._exit only ends the evaluation (a crash)
 
 
 # Modules that other modules happen to import: `os.path.sys`, `torch.sys` reach them past the rules.
@@ -585,8 +675,14 @@ def _reject_name(name: str, language: str, node: ast.AST) -> None:
 
 def _check_dynamic_attribute(node: ast.Call) -> None:
     """getattr & co. may name only public attributes, as literals: computed or private names
-    are how static rules get routed around (getattr(torch, '_' + 'C'))."""
+    are how static rules get routed around (getattr(torch, '_' + 'C')). On `self`, an f-string
+    with a literal public prefix (`f"fc{i}"`) names the submission's own layers."""
     name = node.args[1] if len(node.args) > 1 else None
+    target = node.args[0] if node.args else None
+    if (isinstance(target, ast.Name) and target.id == "self" and isinstance(name, ast.JoinedStr)
+            and name.values and isinstance(name.values[0], ast.Constant)
+            and str(name.values[0].value)[:1].isalpha()):
+        return
     if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and not name.value.startswith("_")):
         _fail(f"{where(node)}: `{node.func.id}` needs a literal, public attribute name "
               "(no computed or underscore names)")
@@ -604,12 +700,31 @@ def _annotations(tree: ast.Module):
             yield node.annotation
 
 
+_TYPE_TEXT_NODES = (ast.Expression, ast.Name, ast.Attribute, ast.Subscript, ast.Tuple, ast.List,
+                    ast.Load, ast.BinOp, ast.BitOr, ast.Constant)
+
+
+def _plain_type_text(text: str) -> bool:
+    """`"torch.Tensor"`, `"Optional[Tuple[int, int]]"`, `"int | None"`: names, dots,
+    subscripts and `|` only, public names only; nothing that runs when evaluated."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return False
+    return all(isinstance(n, _TYPE_TEXT_NODES) for n in ast.walk(tree)) and not any(
+        (isinstance(n, ast.Name) and n.id.startswith("_")) or (isinstance(n, ast.Attribute) and n.attr.startswith("_"))
+        or (isinstance(n, ast.Constant) and not (n.value is None or isinstance(n.value, (int, str))))
+        for n in ast.walk(tree))
+
+
 def _check_magic_methods(tree: ast.Module) -> None:
     """Methods that run evaluator-invisible code later, or intercept torch for a whole type."""
     for annotation in _annotations(tree):
-        if any(isinstance(n, ast.Constant) and isinstance(n.value, str) for n in ast.walk(annotation)):
-            _fail(f"line {annotation.lineno}: string annotations are not allowed: evaluated later, "
-                  "they are code the static check cannot read")
+        for n in ast.walk(annotation):
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and not _plain_type_text(n.value):
+                _fail(f"line {annotation.lineno}: string annotations other than plain type names "
+                      "(`\"torch.Tensor\"`, `\"Optional[int]\"`) are not allowed: evaluated later, "
+                      "they are code the static check cannot read")
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in MAGIC_METHODS:
             _fail(f"line {node.lineno}: defining `{node.name}` is not allowed: {MAGIC_METHODS[node.name]}")
@@ -665,6 +780,9 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)
         and isinstance(n.func.value, ast.Name)
     }
+    if launched and not launched & set(kernels):  # `kernel = a if ... else b; kernel[grid](...)`
+        launched |= {n.id for fn in functions if fn not in jitted for n in ast.walk(fn)
+                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     _require(bool(launched & set(kernels)),
              f"Triton mode: your kernels ({', '.join(kernels)}) are never launched; launch one "
              "from ModelNew.forward as `kernel[grid](...)`")
@@ -676,9 +794,10 @@ def _check_kernel_body(fn: ast.FunctionDef, aliases: dict[str, str], plain: set[
     and plain Python helpers called from a kernel would run there at launch time."""
     local = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)} | {
         n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    body = {id(node) for stmt in fn.body for node in ast.walk(stmt)}  # not the decorators
-    for node in ast.walk(fn):
-        if id(node) in body and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+    # Only the body: decorator arguments (autotune configs, heuristics) run on the host at
+    # import or launch time, like any other module-level code, and are checked as such.
+    for node in (node for stmt in fn.body for node in ast.walk(stmt)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             base = root(node.func)
             name = dotted(node.func, aliases) or ""
             if base is not None and base not in local and not name.startswith("triton.language"):
