@@ -237,3 +237,46 @@ def test_code_from_strings_files_and_patching_are_refused_to_the_submissions_fra
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["results"] == ["refused", "refused", "refused", "2"]
     assert [o.split()[0] for o in report["offences"]] == ["compile", "open", "compile"]
+
+
+TRAMPOLINE_PROBE = r'''
+import contextlib, dataclasses, collections, json
+from server.evaluation import integrity
+integrity.guard_submission_actions("/tmp/submission.py")
+code = """
+import contextlib, dataclasses, collections
+ran = {}
+try:
+    with contextlib.ExitStack() as stack:
+        stack.callback(exec, "ran['x'] = 1", {"ran": ran})
+except RuntimeError:
+    ran["refused"] = True
+@dataclasses.dataclass(frozen=True)
+class Config:
+    block: int = 128
+Point = collections.namedtuple("Point", "x y")
+RESULT = [ran, Config().block, Point(1, 2).y]
+"""
+namespace = {}
+exec(compile(code, "/tmp/submission.py", "exec"), namespace)
+print(json.dumps({"result": namespace["RESULT"], "offences": integrity.submission_actions()}))
+'''
+
+
+def test_standard_library_trampolines_do_not_hide_the_submission_but_code_generators_work(tmp_path):
+    """exec handed to contextlib is charged to the submission; dataclasses and namedtuple
+    generating their own code are not."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    probe = tmp_path / "probe.py"
+    probe.write_text(TRAMPOLINE_PROBE)
+    out = subprocess.run([sys.executable, str(probe)], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report["result"] == [{"refused": True}, 128, 2]
+    assert [o.split()[0] for o in report["offences"]] == ["compile"]

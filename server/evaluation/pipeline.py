@@ -131,7 +131,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
                     children=integrity.child_processes())
         clock.snap = snap
         integrity.guard_submission_actions(candidate_path(workdir))
-        candidate, candidate_file = load_candidate(req.code, workdir, req.language, device)
+        candidate, candidate_file = load_candidate(report.source, workdir, req.language, device)
         _check_integrity(snap, COMPILE)
         ref_model, new_model = build_models(reference, candidate, candidate_file, device,
                                             eval_mode=profile.get("eval_mode", False))
