@@ -122,6 +122,8 @@ FORBIDDEN_NAMES = {
     "torch.cuda.StreamContext": STREAMS_REASON,
     "torch.Stream": STREAMS_REASON,
     "torch.accelerator.set_stream": STREAMS_REASON,
+    "torch.compiler": "generated kernels are not your own",
+    "torch.nn.Module.compile": "generated kernels are not your own",
     "torch.get_device_module": "it returns torch.cuda under a name the static check cannot follow; "
                                "use torch.cuda directly",
     "torch.utils.collect_env": _CONCURRENCY,
@@ -465,12 +467,13 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
             _fail(f"{where(node)}: `.{node.attr}` is not allowed: special attributes other than "
                   f"{', '.join(sorted(ALLOWED_DUNDER_ATTRIBUTES))} reach into objects' machinery "
                   f"({_INTROSPECTION})")
-        if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name)
-                                                    and node.value.id in ("self", "cls")):
+        if isinstance(node, ast.Attribute):
             attr = node.attr
-            if attr.startswith("_") and not attr.startswith("__") and root(node) not in aliases:
+            own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            if attr.startswith("_") and not attr.startswith("__") and root(node) not in aliases and not own:
                 _fail(f"{where(node)}: `.{attr}` is not allowed: private attributes of objects "
                       "other than your own (`self`) are not an API for kernels")
+            # on `self` too: `self.compile()` is torch.compile (nn.Module.compile)
             if attr in SHADOWED_MODULES and not (root(node) == "os" and attr == "path"):
                 _fail(f"{where(node)}: `.{attr}` is not allowed: it names a module the rules "
                       f"refuse ({_INTROSPECTION})")
