@@ -85,7 +85,7 @@ def names_for(path: Path) -> str:
     with tempfile.TemporaryDirectory() as wd:
         reference = load_reference((BUNDLED / f"{task}.py").read_text(), wd)
         candidate, file = load_candidate(path.read_text(), wd, fields.get("language", "triton"), dev)
-        ref_model, new_model = build_models(reference, candidate, file, dev)
+        ref_model, new_model, _ = build_models(reference, candidate, file, dev)
         inputs = generate(reference.get_inputs, dev, 1)
         with torch.no_grad():
             new_model(*inputs)

@@ -2,7 +2,7 @@
 
 Each file names its task and the verdict it must get in its header:
     # task: level1/19_ReLU
-    # expect: ok | <error class>
+    # expect: ok | <error class> | rejected (any refusal: memory corruption may end either way)
 Legitimate kernels must be scored correct with a reward > 0; each adversarial kernel must get
 reward 0 with the error class that names its exploit.
 """
@@ -59,7 +59,10 @@ def test_adversarial_kernel_is_rejected_for_its_reason(evaluator, path):
     if fields["expect"] == "ok":  # e.g. flooding stdout: harmless, must not break anything
         assert result.stage == "scored", result.feedback
         return
-    assert result.error_class == fields["expect"], f"{result.stage}: {result.feedback}"
+    if fields["expect"] == "rejected":  # memory corruption: wrong output or a crash, by luck
+        assert result.stage != "scored", result.feedback
+    else:
+        assert result.error_class == fields["expect"], f"{result.stage}: {result.feedback}"
     assert result.reward == 0.0 and not result.correct
     assert result.feedback
 

@@ -142,5 +142,7 @@ def test_one_server_scores_honest_kernels_and_survives_every_exploit(cpu_server)
             if expect == "ok":
                 assert obs.stage == "scored" and obs.reward > 0, (path.name, obs.feedback)
             else:
-                assert obs.error_class == expect and obs.reward == 0, (path.name, obs.feedback)
+                if expect != "rejected":  # "rejected": any refusal (memory corruption may end either way)
+                    assert obs.error_class == expect, (path.name, obs.feedback)
+                assert obs.stage != "scored" and obs.reward == 0, (path.name, obs.feedback)
                 assert obs.feedback

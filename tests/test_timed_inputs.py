@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from server.evaluation.stages import StageFailure
+from server.evaluation.inputs import generate
 from server.evaluation.timed_inputs import TimedOutputSampler
 
 CPU = torch.device("cpu")
@@ -61,11 +62,12 @@ def test_writing_into_the_inputs_shows_at_the_end():
     assert failure.value.error_class == "input_mutated"
 
 
-def test_large_inputs_are_kept_once_and_not_regenerated(monkeypatch):
+def test_large_inputs_are_not_refreshed_and_the_check_replays_them_from_their_seed(monkeypatch):
     monkeypatch.setattr(TimedOutputSampler, "REFRESH_MAX_BYTES", 16)
-    inputs = seeded_inputs()
+    inputs = generate(seeded_inputs, CPU, 1)  # as the pipeline makes them
     original = inputs[0].clone()
     sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=1)
+    assert sampler.replayable and sampler.saved is None  # no copy held during the calls
     run_calls(sampler, lambda x: x * 2, 4)
     assert torch.equal(inputs[0], original)
     assert all(torch.equal(used[0], original) for _, used, _ in sampler.samples())

@@ -189,6 +189,21 @@ def _excess(a: torch.Tensor, b: torch.Tensor, rtol: float) -> tuple[torch.Tensor
     return diff, excess
 
 
+def pristine_state(model: torch.nn.Module) -> dict:
+    """The reference's parameters and buffers, copied to host memory before any submission code
+    runs: a device kernel cannot reach them there (a Triton kernel can write anywhere in the
+    device memory it shares with the reference)."""
+    return {name: t.detach().to("cpu", copy=True) for name, t in model.state_dict().items()}
+
+
+def restore(model: torch.nn.Module, state: dict) -> None:
+    """Put the pristine parameters and buffers back, whatever a kernel wrote over them."""
+    current = model.state_dict()
+    for name, saved in state.items():
+        if name in current:
+            current[name].copy_(saved)
+
+
 def reference_output(model: torch.nn.Module, inputs: list, model64: torch.nn.Module | None):
     """The reference's output; on CPU recomputed in float64 where it runs there (large fp32
     reductions drift on CPU), then cast back to the dtype the task returns."""

@@ -7,6 +7,7 @@ that separate honest kernels from such shortcuts. Timing keeps the original gene
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -29,6 +30,7 @@ NORMALIZED_TASKS = SOFTMAX_TASKS | FROBENIUS_TASKS
 class Trial:
     label: str
     inputs: list
+    regenerate: Callable[[], list]  # the same inputs again, made afresh from their seed
 
 
 def _floats(inputs: list, make: Callable[[torch.Tensor, int], torch.Tensor]) -> list:
@@ -107,10 +109,26 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
     """n trials from the task's generator plus the task family's extra inputs, made one at a
     time so that full-size tasks (6 GiB per tensor) hold one trial's inputs at once."""
     for k in range(n):
-        yield Trial(f"random inputs #{k + 1}", generate(get_inputs, device, seed + k))
+        again = functools.partial(generate, get_inputs, device, seed + k)
+        yield Trial(f"random inputs #{k + 1}", again(), again)
     for label, make in EXTRA_TRIALS.get(task_family(task_id), []):
-        torch.manual_seed(seed + 1000)
-        yield Trial(label, _floats(generate(get_inputs, device, seed + 1000), make))
+        again = functools.partial(_extra_inputs, get_inputs, device, seed + 1000, make)
+        yield Trial(label, again(), again)
+
+
+def _extra_inputs(get_inputs, device: torch.device, seed: int, make) -> list:
+    torch.manual_seed(seed)
+    return _floats(generate(get_inputs, device, seed), make)
+
+
+def replayable(get_inputs, device: torch.device, seed: int) -> bool:
+    """Whether the generator makes the same inputs from the same seed (torch's RNG only): then
+    inputs can be made again for checking instead of kept, where a kernel writing out of bounds
+    could reach them."""
+    first, second = generate(get_inputs, device, seed), generate(get_inputs, device, seed)
+    return len(first) == len(second) and all(
+        (torch.is_tensor(b) and a.shape == b.shape and a.dtype == b.dtype and torch.equal(a, b))
+        if torch.is_tensor(a) else a == b for a, b in zip(first, second))
 
 
 def trial_count(n: int, task_id: str | None) -> int:

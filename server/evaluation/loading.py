@@ -17,6 +17,7 @@ from types import ModuleType
 import torch
 
 from .feedback import describe_exception
+from .correctness import pristine_state
 from .stages import COMPILE, StageFailure
 
 WEIGHT_SEED = 42
@@ -69,11 +70,12 @@ def load_candidate(source: str, workdir: str, language: str, device: torch.devic
 
 def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: str,
                  device: torch.device, eval_mode: bool = False):
-    """Model and ModelNew from the same init inputs and the same seed, on the device; both in
+    """Model, ModelNew and the reference's pristine state (see correctness.restore): Model and ModelNew from the same init inputs and the same seed, on the device; both in
     eval mode when the reference is random in training mode (dropout), or none could match it."""
     init_inputs = list(reference.get_init_inputs())
     torch.manual_seed(WEIGHT_SEED)
     ref_model = reference.Model(*init_inputs).to(device)
+    ref_state = pristine_state(ref_model)  # before any of the submission's code runs
     torch.manual_seed(WEIGHT_SEED)
     try:
         new_model = candidate.ModelNew(*init_inputs).to(device)
@@ -85,4 +87,4 @@ def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: s
     if eval_mode:
         ref_model.eval()
         new_model.eval()
-    return ref_model, new_model
+    return ref_model, new_model, ref_state

@@ -17,10 +17,10 @@ import torch
 
 from . import fused_compare, integrity, provenance, roofline
 from .correctness import (as_tensors, check_deterministic, check_inputs_unchanged, check_output, clone_inputs,
-                          reference_output)
+                          pristine_state, reference_output, restore)
 from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
-from .inputs import correctness_trials, generate, trial_count
+from .inputs import correctness_trials, generate, replayable, trial_count
 from .loading import build_models, candidate_path, load_candidate, load_reference
 from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
@@ -133,14 +133,15 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         integrity.guard_submission_actions(candidate_path(workdir))
         candidate, candidate_file = load_candidate(report.source, workdir, req.language, device)
         _check_integrity(snap, COMPILE)
-        ref_model, new_model = build_models(reference, candidate, candidate_file, device,
-                                            eval_mode=profile.get("eval_mode", False))
+        ref_model, new_model, ref_state = build_models(reference, candidate, candidate_file, device,
+                                                       eval_mode=profile.get("eval_mode", False))
+        reference_side = _ReferenceSide(ref_model, ref_state)
         _check_integrity(snap, COMPILE)
     guard = DispatchGuard(device, candidate_file)
     with clock.stage(CORRECTNESS), torch.no_grad():
-        _correctness(req, reference, ref_model, new_model, guard, device, snap, result)
+        _correctness(req, reference, reference_side, new_model, guard, device, snap, result)
     with clock.stage(TIMING), torch.no_grad():
-        _timing(req, reference, ref_model, new_model, guard, device, snap, profile, result, kernels)
+        _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result, kernels)
     with clock.stage(SCORED):
         score(req, profile, result)
 
@@ -223,6 +224,7 @@ def _run_candidate(model, inputs: list, guard: DispatchGuard, device: torch.devi
     becomes a classified StageFailure."""
     if kernels is not None:
         kernels.recorder.start()  # CUPTI's start-up is not the candidate's time
+    torch.manual_seed(secrets.randbits(62))  # torch.initial_seed() must not tell calls apart
     t0 = time.perf_counter()
     try:
         with kernels.recorder.record() if kernels else contextlib.nullcontext():
@@ -264,26 +266,52 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
     return out
 
 
-def _correctness(req, reference, ref_model, new_model, guard, device, snap, result) -> None:
-    model64 = copy.deepcopy(ref_model).double() if device.type == "cpu" else None
+class _ReferenceSide:
+    """The reference model, put back to its pristine parameters (kept in host memory since
+    before the submission's code ran) before every output it computes: a kernel writing out of
+    bounds can reach device memory the reference shares with it."""
+
+    def __init__(self, model: torch.nn.Module, state: dict, with_float64: bool = False):
+        self.model, self.state = model, state
+        self.model64 = None
+        if with_float64:
+            restore(model, state)
+            self.model64 = copy.deepcopy(model).double()
+            self.state64 = pristine_state(self.model64)
+
+    def output(self, inputs: list):
+        restore(self.model, self.state)
+        if self.model64 is not None:
+            restore(self.model64, self.state64)
+        return reference_output(self.model, inputs, self.model64)
+
+
+def _correctness(req, reference, reference_side, new_model, guard, device, snap, result) -> None:
+    """Each trial's inputs exist once while the candidate runs; the copies it is checked against
+    and the reference's inputs are made again from the trial's seed afterwards (copied before
+    the call only for a generator that cannot be replayed)."""
+    ref = _ReferenceSide(reference_side.model, reference_side.state, with_float64=device.type == "cpu")
+    replay = replayable(reference.get_inputs, device, req.input_seed)
     result.trials_total = trial_count(req.trials, req.task_id)
     worst = 0.0
     for k, trial in enumerate(correctness_trials(reference.get_inputs, device, req.input_seed,
                                                  req.trials, req.task_id)):
-        saved = clone_inputs(trial.inputs)  # the correctness protocol itself, not a defence
+        saved = None if replay else clone_inputs(trial.inputs)
+        pristine = trial.regenerate if replay else (lambda: clone_inputs(saved))
         out = _run_candidate(new_model, trial.inputs, guard, device, trial.label, result)
-        check_inputs_unchanged(trial.inputs, saved, trial.label)
         with _defence(result):
             _check_integrity(snap, CORRECTNESS)
+        check_inputs_unchanged(trial.inputs, pristine(), trial.label)
+        with _defence(result):
             if k == 0:
-                again = _run_candidate(new_model, clone_inputs(saved), guard, device, trial.label, result)
+                again = _run_candidate(new_model, pristine(), guard, device, trial.label, result)
                 check_deterministic(out, again, atol=req.atol, rtol=req.rtol, label=trial.label)
                 del again
-        ref = reference_output(ref_model, saved, model64)
-        worst = max(worst, check_output(out, ref, atol=req.atol, rtol=req.rtol,
+        expected = ref.output(pristine())
+        worst = max(worst, check_output(out, expected, atol=req.atol, rtol=req.rtol,
                                         task_id=req.task_id, label=trial.label))
         result.trials_passed += 1
-        del out, ref, saved, trial
+        del out, expected, saved, trial
     result.max_abs_error = worst
     result.correct = True
     if device.type == "cpu" and autotune_configs_pruned():
@@ -291,7 +319,7 @@ def _correctness(req, reference, ref_model, new_model, guard, device, snap, resu
                             "only (the interpreter cannot benchmark configs)")
 
 
-def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, result, kernels) -> None:
+def _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result, kernels) -> None:
     """Time the candidate on inputs it cannot predict: small inputs are regenerated in place
     before every call (memoising by pointer or content returns stale results), and one timed
     call picked at random, unknowable to the candidate, is checked afterwards with the last.
@@ -321,8 +349,8 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
     try:
         with _defence(result):
             for label, used_inputs, out in sampler.samples():
-                ref = reference_output(ref_model, used_inputs, None)
-                check_output(out, ref, atol=req.atol, rtol=req.rtol, task_id=req.task_id, label=label)
+                check_output(out, reference_side.output(used_inputs), atol=req.atol, rtol=req.rtol,
+                             task_id=req.task_id, label=label)
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback + "; outputs of timed calls must be "
                            "computed by those calls") from None
@@ -341,7 +369,7 @@ def _timing(req, reference, ref_model, new_model, guard, device, snap, profile, 
     result.speedup = profile["ref_runtime_ms"] / timing.median_ms if timing.median_ms > 0 else None
     if kernels is not None:
         with _defence(result):
-            _record_kernels(req, ref_model, new_model, inputs, sampler, guard, device, snap, result, kernels)
+            _record_kernels(req, reference_side, new_model, inputs, sampler, guard, device, snap, result, kernels)
 
 
 RECORDED_CALLS = 2
@@ -358,7 +386,7 @@ def _recording_point(profile: dict) -> int:
     return FIRST_RECORDING_AFTER + secrets.randbelow(max(ceiling - FIRST_RECORDING_AFTER, 0) + 1)
 
 
-def _record_kernels(req, ref_model, model, inputs, sampler, guard, device, snap, result,
+def _record_kernels(req, reference_side, model, inputs, sampler, guard, device, snap, result,
                     kernels: _KernelCheck) -> None:
     """Kernel provenance, after everything is timed (CUPTI slows every launch once started):
     further guarded forwards on fresh timing inputs, each recorded and checked against the
@@ -366,12 +394,14 @@ def _record_kernels(req, ref_model, model, inputs, sampler, guard, device, snap,
     fails the step."""
     for k in range(RECORDED_CALLS):
         sampler.refresh()
-        saved, label = clone_inputs(inputs), f"recorded call #{k + 1}"
+        label = f"recorded call #{k + 1}"
+        saved = None if sampler.replayable else sampler.next_call_inputs()
         try:
             out = _run_candidate(model, inputs, guard, device, label, result, kernels)
-            check_inputs_unchanged(inputs, saved, label)
             _check_integrity(snap, TIMING)
-            check_output(out, reference_output(ref_model, saved, None), atol=req.atol, rtol=req.rtol,
+            pristine = sampler.next_call_inputs() if saved is None else saved
+            check_inputs_unchanged(inputs, pristine, label)
+            check_output(out, reference_side.output(pristine), atol=req.atol, rtol=req.rtol,
                          task_id=req.task_id, label=label)
         except StageFailure as f:
             raise StageFailure(TIMING, f.error_class, f.feedback) from None

@@ -14,7 +14,7 @@ import secrets
 import torch
 
 from .correctness import check_inputs_unchanged, clone_inputs
-from .inputs import generate
+from .inputs import generate, replayable
 
 class TimedOutputSampler:
     """Fresh inputs per timed call (when small) and a uniformly random timed call's output kept
@@ -28,11 +28,12 @@ class TimedOutputSampler:
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
         nbytes = sum(x.numel() * x.element_size() for x in inputs if torch.is_tensor(x))
         self.refreshing = nbytes <= self.REFRESH_MAX_BYTES
-        self.saved = None if self.refreshing else clone_inputs(inputs)
-        self.seed, self.calls = seed + 1, 0
+        self.origin_seed, self.seed, self.calls = seed, seed + 1, 0
         # A generator that draws from anything but torch's seeded RNG cannot be replayed: then
-        # each call's inputs are copied instead, as they are made.
-        self.replayable = self.refreshing and _replayable(get_inputs, device, self.seed)
+        # inputs are copied instead, as they are made. Replayed inputs are made only after the
+        # calls, where a kernel writing out of bounds cannot have reached them.
+        self.replayable = replayable(get_inputs, device, self.seed if self.refreshing else seed)
+        self.saved = None if self.refreshing or self.replayable else clone_inputs(inputs)
         self.current = None  # the copy of this call's inputs, when not replayable
         self.rng = secrets.SystemRandom()
         # With the number of calls known ahead (a fixed trial count), the kept call is drawn now
@@ -69,21 +70,21 @@ class TimedOutputSampler:
         return [(label, self._inputs_of(used), out)
                 for label, used, out in (s for s in (self.kept, self.last) if s is not None)]
 
+    def next_call_inputs(self) -> list:
+        """What the next call (after `refresh()`) sees, made afresh when replayable: for a check
+        after a call outside the timed loop (kernel provenance)."""
+        if not self.refreshing:
+            return self._inputs_of(None)
+        return self._generated(self.calls + 1) if self.replayable else clone_inputs(self.inputs)
+
     def _inputs_of(self, used) -> list:
         """The inputs a timed call saw: replayed from its number, or the copy made for it."""
         if not self.refreshing:
-            return self.saved
+            return generate(self.get_inputs, self.device, self.origin_seed) if self.replayable else self.saved
         return self._generated(used) if isinstance(used, int) else used
 
     def _generated(self, call: int) -> list:
         return generate(self.get_inputs, self.device, self.seed + call - 1)
-
-
-def _replayable(get_inputs, device: torch.device, seed: int) -> bool:
-    first, second = generate(get_inputs, device, seed), generate(get_inputs, device, seed)
-    return len(first) == len(second) and all(
-        (a.shape == b.shape and a.dtype == b.dtype and torch.equal(a, b)) if torch.is_tensor(a)
-        else a == b for a, b in zip(first, second))
 
 
 def _detached_copy(out):
