@@ -202,6 +202,23 @@ def test_processes_started_by_submission_code_are_found():
     assert proc.pid not in integrity.child_processes()
 
 
+def _run_probe(tmp_path, source: str) -> dict:
+    """Run `source` as a script in a process of its own (an audit hook stays for the process's
+    life; code run with `python -c` would count as code from a string); its last line is JSON."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    probe = tmp_path / "probe.py"
+    probe.write_text(source)
+    out = subprocess.run([sys.executable, str(probe)], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 AUDIT_PROBE = r'''
 import sys
 from server.evaluation import integrity
@@ -221,20 +238,7 @@ print(json.dumps({"results": results, "offences": integrity.submission_actions()
 
 
 def test_code_from_strings_files_and_patching_are_refused_to_the_submissions_frames(tmp_path):
-    """In a process of its own (an audit hook stays for the process's life); the probe is a
-    file, since code run with `python -c` counts as code from a string."""
-    import json
-    import subprocess
-    import sys
-
-    from tests.conftest import ROOT
-
-    probe = tmp_path / "probe.py"
-    probe.write_text(AUDIT_PROBE.replace("SOURCE", repr("x = 1")))
-    out = subprocess.run([sys.executable, str(probe)], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert out.returncode == 0, out.stderr[-2000:]
-    report = json.loads(out.stdout.strip().splitlines()[-1])
+    report = _run_probe(tmp_path, AUDIT_PROBE.replace("SOURCE", repr("x = 1")))
     assert report["results"] == ["refused", "refused", "refused", "2"]
     assert [o.split()[0] for o in report["offences"]] == ["compile", "open", "compile"]
 
@@ -266,17 +270,6 @@ print(json.dumps({"result": namespace["RESULT"], "offences": integrity.submissio
 def test_standard_library_trampolines_do_not_hide_the_submission_but_code_generators_work(tmp_path):
     """exec handed to contextlib is charged to the submission; dataclasses and namedtuple
     generating their own code are not."""
-    import json
-    import subprocess
-    import sys
-
-    from tests.conftest import ROOT
-
-    probe = tmp_path / "probe.py"
-    probe.write_text(TRAMPOLINE_PROBE)
-    out = subprocess.run([sys.executable, str(probe)], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert out.returncode == 0, out.stderr[-2000:]
-    report = json.loads(out.stdout.strip().splitlines()[-1])
+    report = _run_probe(tmp_path, TRAMPOLINE_PROBE)
     assert report["result"] == [{"refused": True}, 128, 2]
     assert [o.split()[0] for o in report["offences"]] == ["compile"]

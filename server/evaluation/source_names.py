@@ -69,3 +69,16 @@ def binding_counts(tree: ast.Module) -> dict[str, int]:
         if name is not None:
             counts[name] = counts.get(name, 0) + 1
     return counts
+
+
+def bound_names(tree: ast.Module) -> set[str]:
+    """Every name the file binds in any way: assignments, parameters, definitions, `except ...
+    as`, match captures."""
+    names = set(binding_counts(tree))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler,
+                             ast.MatchAs, ast.MatchStar)) and node.name:
+            names.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names.add(node.rest)
+    return names

@@ -18,7 +18,7 @@ import types
 from dataclasses import dataclass
 
 from .cuda_sources import CLOCKS_REASON, PROFILER_REASON, STREAMS_REASON, check_cuda_sources, load_inline_sources
-from .source_names import binding_counts, dotted, import_aliases, literal_getattr, root, where
+from .source_names import binding_counts, bound_names, dotted, import_aliases, literal_getattr, root, where
 from .stages import STATIC_CHECK, StageFailure
 
 _GENERATED = "generated code is not a hand-written kernel; write the kernel yourself"
@@ -190,10 +190,6 @@ FORBIDDEN_BUILTINS = {
 }
 # Common parameter and variable names: a file that binds them means its own value.
 REBINDABLE_BUILTINS = {"input", "dir"}
-# Strings that name what only a namespace lookup could use (`ns["exec"]`); `eval`/`compile`/`open`
-# are common words, and running them is refused at run time (integrity.guard_submission_actions).
-FORBIDDEN_TEXT = {"exec", "globals", "locals", "vars", "breakpoint", "f_globals", "f_locals",
-                  "f_builtins", "f_back", "tb_frame", "gi_frame", "cr_frame", "ag_frame"}
 # Special attributes a kernel may read (on anything): names, docs, versions, super().__init__.
 ALLOWED_DUNDER_ATTRIBUTES = {"__init__", "__name__", "__qualname__", "__doc__", "__module__",
                              "__version__", "__call__"}
@@ -235,6 +231,10 @@ FORBIDDEN_ATTRIBUTES = {
         "get_capture_scope", "used_global_vals",
     )
 }
+# Strings that name what only a namespace lookup could use (`ns["exec"]`); `eval`/`compile`/`open`
+# are common words, and running them is refused at run time (integrity.guard_submission_actions).
+FORBIDDEN_TEXT = {"exec", "globals", "locals", "vars", "breakpoint"} | {
+    name for name in FORBIDDEN_ATTRIBUTES if name.startswith(("f_", "tb_", "gi_", "cr_", "ag_"))}
 
 # Module roots whose attributes a submission may not assign (monkeypatching).
 PROTECTED_ROOTS = ("torch", "triton", "numpy", "math", "os", "sys")
@@ -345,10 +345,10 @@ def _is_data(name: str) -> bool:
     callable that could lead further."""
     value = _resolve(name, load=False)
     return value is not None and not callable(value) and not isinstance(value, types.ModuleType) and (
-        isinstance(value, (int, float, str, bool, torch_dtype_types())))
+        isinstance(value, (int, float, str, bool, _dtype_types())))
 
 
-def torch_dtype_types() -> tuple:
+def _dtype_types() -> tuple:
     """dtype classes of torch and Triton, when loaded (the static check imports neither)."""
     kinds = []
     for module, attr in (("torch", "dtype"), ("triton.language", "dtype")):
@@ -438,10 +438,7 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
     named = {id(n.value) for n in ast.walk(tree)
              if isinstance(n, ast.Attribute) and n.attr in ("__name__", "__qualname__")}
     compared |= named
-    bound = set(binding_counts(tree)) | {n.name for n in ast.walk(tree) if isinstance(
-        n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs,
-            ast.MatchStar)) and n.name} | {n.rest for n in ast.walk(tree)
-                                           if isinstance(n, ast.MatchMapping) and n.rest}
+    bound = bound_names(tree)
     known = bound | set(aliases) | set(dir(builtins)) | {"__name__", "__file__", "__doc__"}
     argless_calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and not n.args
                      and not n.keywords}
@@ -576,18 +573,32 @@ SHADOWED_MODULES = {"sys", "os", "builtins", "importlib", "gc", "inspect", "subp
                     "threading", "types", "pickle", "marshal", "io", "shutil", "socket", "weakref"}
 
 
+def _chain(name: str, load: bool = True, classes: bool = True):
+    """(attribute, object) for each step of `a.b.c`, through module (and class) namespaces,
+    never a module's __getattr__; a submodule not loaded yet is loaded first (`numpy.ma`) when
+    `load`, so what it holds is seen. Stops where the chain cannot be followed."""
+    parts = name.split(".")
+    value = sys.modules.get(parts[0])
+    kinds = (types.ModuleType, type) if classes else types.ModuleType
+    for part in parts[1:]:
+        if not isinstance(value, kinds):
+            return
+        found = vars(value).get(part)
+        if found is None and load and isinstance(value, types.ModuleType):
+            found = _submodule(value, part)
+        if found is None:
+            return
+        value = found
+        yield part, value
+
+
 def _reaches_shadowed_module(name: str) -> str | None:
     """Walk `a.b.c` through the modules already loaded: any step onto `sys`, `builtins` & co.,
     or onto any module a submission could not import (`triton.language.extra.pkgutil`,
     `torch.cuda.tunable.mp`, `triton.compiler.compiler.time`), whatever the attribute is called
     there (`enum.bltns`, `collections._sys`)."""
-    parts = name.split(".")
-    value = sys.modules.get(parts[0])
-    for i, part in enumerate(parts[1:], start=1):
-        if not isinstance(value, types.ModuleType):
-            return None
-        value = vars(value).get(part) or _submodule(value, part)
-        if not isinstance(value, types.ModuleType) or (i == 1 and parts[0] == "os" and part == "path"):
+    for i, (part, value) in enumerate(_chain(name, classes=False), start=1):
+        if not isinstance(value, types.ModuleType) or (i == 1 and name.startswith("os.") and part == "path"):
             continue
         if value.__name__ in SHADOWED_MODULES or value.__name__.split(".")[0] not in ALLOWED_IMPORTS:
             return value.__name__
@@ -595,21 +606,11 @@ def _reaches_shadowed_module(name: str) -> str | None:
 
 
 def _resolve(name: str, load: bool = True):
-    """The object `a.b.c` names, through module and class namespaces (no module __getattr__);
-    a submodule not loaded yet is loaded first (`numpy.ma`) when `load`, so what it holds is
-    seen. None when it cannot be followed."""
-    parts = name.split(".")
-    value = sys.modules.get(parts[0])
-    for part in parts[1:]:
-        if not isinstance(value, (types.ModuleType, type)):
-            return None
-        found = vars(value).get(part)
-        if found is None and load and isinstance(value, types.ModuleType):
-            found = _submodule(value, part)
-        if found is None:
-            return None
-        value = found
-    return value
+    """The object `a.b.c` names (see `_chain`); None when it cannot be followed."""
+    steps = list(_chain(name, load))
+    if len(steps) != name.count("."):
+        return None
+    return steps[-1][1] if steps else sys.modules.get(name)
 
 
 def _submodule(module: types.ModuleType, part: str):
