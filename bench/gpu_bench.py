@@ -10,7 +10,9 @@ forward calls; steps are 1 s apart, as in an RL loop, so the spare process is re
 speedup's mean and spread across the warm evaluations, and the dispatch
 guard's share of the reported runtime, and the anti-gaming checks' share of the step (def%:
 determinism re-run, integrity checks, fresh timed inputs and timed-output re-checks, provenance
-when on, their forwards included; not the correctness protocol's own input copies and checks).
+when on, their forwards included; not the correctness protocol's own input copies and checks),
+and the host time to issue one timed call (iss ms: above the timer's 0.1 ms lead the GPU waited
+for the host, and that wait is in the candidate's time).
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ def run_case(ev, root: Path, task: str, kernel: str, repeats: int, gap_s: float 
         "spread_pct": 100 * max(abs(x - mean) for x in speedups) / mean,  # +-, around the mean
         "guard_pct": 100 * guard.guard_overhead,
         "roofline_frac": warm[0][1].roofline["roofline_frac"],
-
+        "issue_ms": statistics.median(r.issue_ms for _, r in warm),
     }
 
 
@@ -127,7 +129,8 @@ def main() -> None:
             recorded.append((f"{suite} {label}", row))
             print(f"with provenance {suite} {label}: {row}", flush=True)
     head = (f"{'case':<22}{'cold s':>8}{'warm s':>8}{'ovh s':>7}{'corr s':>8}{'time s':>8}"
-            f"{'ms':>10}{'ref ms':>10}{'speedup':>9}{'+-spd%':>9}{'guard%':>8}{'def%':>6}{'roof':>6}")
+            f"{'ms':>10}{'ref ms':>10}{'speedup':>9}{'+-spd%':>9}{'guard%':>8}{'def%':>6}{'roof':>6}"
+            f"{'iss ms':>8}")
     print("\n" + head + "\n" + "-" * len(head))
     for name, r in table:
         if "error" in r:
@@ -136,7 +139,7 @@ def main() -> None:
         print(f"{name:<22}{r['cold_s']:>8.2f}{r['warm_s']:>8.2f}{r['overhead_s']:>7.2f}"
               f"{r['stages']['correctness']:>8.2f}{r['stages']['timing']:>8.2f}{r['runtime_ms']:>10.4f}"
               f"{r['ref_ms']:>10.4f}{r['speedup']:>9.3f}{r['spread_pct']:>9.2f}{r['guard_pct']:>8.2f}"
-              f"{r['defence_pct']:>6.1f}{r['roofline_frac']:>6.2f}")
+              f"{r['defence_pct']:>6.1f}{r['roofline_frac']:>6.2f}{r['issue_ms']:>8.3f}")
     print("\nkernel provenance on every step (KERNEL_ENV_PROVENANCE=all, the default; the table above "
           "ran with it off): CUPTI start + recordings, after timing")
     plain = dict(table)

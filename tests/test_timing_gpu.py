@@ -22,7 +22,7 @@ def spin_ms(ms: float) -> int:
 def test_known_device_work_is_timed_at_its_duration():
     cycles = spin_ms(2.0)
     t = timing.time_forward(lambda: torch.cuda._sleep(cycles), DEVICE)
-    assert t.meaningful and 1.9 < t.median_ms < 2.3, t
+    assert t.meaningful and 1.85 < t.median_ms < 2.3, t  # clocks drift a few % between calibrations
 
 
 def test_a_tiny_kernel_is_timed_without_the_synchronisation_tail():
@@ -72,3 +72,23 @@ def test_host_work_beyond_the_lead_is_counted():
 
     t = timing.time_forward(forward, DEVICE)
     assert t.median_ms > 2.5, t
+
+
+def test_the_guards_exit_and_the_synchronisation_are_not_timed():
+    """The per-call hook (the dispatch guard) costs host time on entry and exit; only the start
+    event, the call and the end event run inside it, so a slow exit leaves a tiny kernel's time
+    and the settle rule alone."""
+    x = torch.zeros(1024, device=DEVICE)
+
+    class SlowExit:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            deadline = time.perf_counter() + 200e-6
+            while time.perf_counter() < deadline:
+                pass
+
+    t = timing.time_forward(lambda: x.add(1), DEVICE, timing.Hooks(around=SlowExit))
+    assert t.median_ms < 0.025, t
+    assert t.tail_limit_ms >= timing.SETTLE_TAIL_MS and t.issue_ms < 0.2, t

@@ -15,9 +15,9 @@ class StandInEvent:
         return later.at_ms - self.at_ms
 
 
-def trial(call_ms: float, tail_ms: float) -> float:
+def trial(call_ms: float, tail_ms: float, limit_ms: float = timing.SETTLE_TAIL_MS) -> float:
     start = StandInEvent(0.0)
-    return timing._trial_ms(start, StandInEvent(call_ms), StandInEvent(call_ms + tail_ms))
+    return timing._trial_ms(start, StandInEvent(call_ms), StandInEvent(call_ms + tail_ms), limit_ms)
 
 
 def test_an_honest_call_is_timed_to_its_end_event():
@@ -31,6 +31,11 @@ def test_work_that_outlives_the_end_event_is_counted_in_full():
 def test_the_tail_limit_is_the_boundary():
     assert trial(0.0, timing.SETTLE_TAIL_MS) == 0.0  # exactly at the limit: still the end event
     assert trial(1.0, timing.SETTLE_TAIL_MS + 0.01) == pytest.approx(1.0 + timing.SETTLE_TAIL_MS + 0.01)
+
+
+def test_a_slow_hosts_calibrated_limit_keeps_its_honest_tails_out():
+    assert trial(0.004, 0.080, limit_ms=0.1) == 0.004
+    assert trial(0.004, 0.120, limit_ms=0.1) == pytest.approx(0.124)
 
 
 def test_the_trial_count_stays_within_its_bounds():

@@ -54,6 +54,9 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
                 model.eval()
             timing = time_forward(lambda: model(*inputs), device)
         profile.update(ref_runtime_ms=timing.median_ms, ref_spread=timing.spread)
+        # Whether inputs can be made again from a seed: a property of the task's generator,
+        # decided once here (two generations and a comparison, ~15 ms at full size) for every step.
+        profile["replayable"] = replayable(reference.get_inputs, device, req.input_seed)
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
     return dict(profile, flops=flops, bytes=nbytes, dtype=str(dtype).replace("torch.", ""))
 
@@ -138,8 +141,10 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         reference_side = _ReferenceSide(ref_model, ref_state)
         _check_integrity(snap, COMPILE)
     guard = DispatchGuard(device, candidate_file)
+    if profile.get("replayable") is None:  # a profile cached before it recorded this
+        profile = dict(profile, replayable=replayable(reference.get_inputs, device, req.input_seed))
     with clock.stage(CORRECTNESS), torch.no_grad():
-        _correctness(req, reference, reference_side, new_model, guard, device, snap, result)
+        _correctness(req, reference, reference_side, new_model, guard, device, snap, profile, result)
     with clock.stage(TIMING), torch.no_grad():
         _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result, kernels)
     with clock.stage(SCORED):
@@ -198,6 +203,11 @@ def _check_integrity(snap: dict, stage: str) -> None:
     if changed:
         raise StageFailure(stage, "tampering", "your code replaced parts of torch the evaluator "
                            f"relies on: {', '.join(changed[:5])}; do not monkeypatch torch")
+
+
+def _settle(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
 
 
 @contextlib.contextmanager
@@ -286,32 +296,39 @@ class _ReferenceSide:
         return reference_output(self.model, inputs, self.model64)
 
 
-def _correctness(req, reference, reference_side, new_model, guard, device, snap, result) -> None:
-    """Each trial's inputs exist once while the candidate runs; the copies it is checked against
-    and the reference's inputs are made again from the trial's seed afterwards (copied before
-    the call only for a generator that cannot be replayed)."""
+def _correctness(req, reference, reference_side, new_model, guard, device, snap, profile, result) -> None:
+    """Each trial's inputs exist once while the candidate runs; the copy they are checked against,
+    which the reference then computes on, is made again from the trial's seed afterwards (copied
+    before the call only for a generator that cannot be replayed). On the first trial the
+    candidate runs twice on the same inputs (determinism) before anything is made again."""
     ref = _ReferenceSide(reference_side.model, reference_side.state, with_float64=device.type == "cpu")
-    replay = replayable(reference.get_inputs, device, req.input_seed)
+    replay = profile["replayable"]
     result.trials_total = trial_count(req.trials, req.task_id)
     worst = 0.0
     for k, trial in enumerate(correctness_trials(reference.get_inputs, device, req.input_seed,
                                                  req.trials, req.task_id)):
+        _settle(device)  # the inputs' generation is the evaluator's time, not the candidate's
         saved = None if replay else clone_inputs(trial.inputs)
-        pristine = trial.regenerate if replay else (lambda: clone_inputs(saved))
         out = _run_candidate(new_model, trial.inputs, guard, device, trial.label, result)
         with _defence(result):
             _check_integrity(snap, CORRECTNESS)
-        check_inputs_unchanged(trial.inputs, pristine(), trial.label)
-        with _defence(result):
+            again = None
             if k == 0:
-                again = _run_candidate(new_model, pristine(), guard, device, trial.label, result)
+                again = _run_candidate(new_model, trial.inputs, guard, device, trial.label, result)
+                _check_integrity(snap, CORRECTNESS)
+        pristine = trial.regenerate() if replay else saved
+        check_inputs_unchanged(trial.inputs, pristine, trial.label)
+        if again is not None:
+            with _defence(result):
                 check_deterministic(out, again, atol=req.atol, rtol=req.rtol, label=trial.label)
-                del again
-        expected = ref.output(pristine())
+            del again
+        label = trial.label
+        del trial  # its inputs: the reference computes on the pristine ones
+        expected = ref.output(pristine)
         worst = max(worst, check_output(out, expected, atol=req.atol, rtol=req.rtol,
-                                        task_id=req.task_id, label=trial.label))
+                                        task_id=req.task_id, label=label))
         result.trials_passed += 1
-        del out, expected, saved, trial
+        del out, expected, saved, pristine
     result.max_abs_error = worst
     result.correct = True
     if device.type == "cpu" and autotune_configs_pruned():
@@ -329,7 +346,8 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     with _defence(result):
         sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
                                      req.input_seed + TIMING_SEED_OFFSET,
-                                     planned_calls=calls_made(trials) if trials else None)
+                                     planned_calls=calls_made(trials) if trials else None,
+                                     replayable=profile["replayable"])
     hooks_before = result.defence_seconds
     try:
         timing = time_forward(lambda: new_model(*inputs), device,
@@ -365,6 +383,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     result.runtime_ms = timing.median_ms
     result.runtime_spread = timing.spread
     result.timing_meaningful = timing.meaningful
+    result.issue_ms = round(timing.issue_ms, 4) if timing.meaningful else None
     result.ref_runtime_ms = profile["ref_runtime_ms"]
     result.speedup = profile["ref_runtime_ms"] / timing.median_ms if timing.median_ms > 0 else None
     if kernels is not None:

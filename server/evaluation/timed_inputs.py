@@ -14,7 +14,8 @@ import secrets
 import torch
 
 from .correctness import check_inputs_unchanged, clone_inputs
-from .inputs import generate, replayable
+from .inputs import generate
+from .inputs import replayable as is_replayable
 
 class TimedOutputSampler:
     """Fresh inputs per timed call (when small) and a uniformly random timed call's output kept
@@ -24,15 +25,17 @@ class TimedOutputSampler:
     # large memory-bound tasks are held by the roofline floor instead
 
     def __init__(self, get_inputs, inputs: list, device: torch.device, seed: int,
-                 planned_calls: int | None = None):
+                 planned_calls: int | None = None, replayable: bool | None = None):
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
         nbytes = sum(x.numel() * x.element_size() for x in inputs if torch.is_tensor(x))
         self.refreshing = nbytes <= self.REFRESH_MAX_BYTES
         self.origin_seed, self.seed, self.calls = seed, seed + 1, 0
         # A generator that draws from anything but torch's seeded RNG cannot be replayed: then
         # inputs are copied instead, as they are made. Replayed inputs are made only after the
-        # calls, where a kernel writing out of bounds cannot have reached them.
-        self.replayable = replayable(get_inputs, device, self.seed if self.refreshing else seed)
+        # calls, where a kernel writing out of bounds cannot have reached them. The caller may
+        # know it already (the task's profile).
+        self.replayable = (is_replayable(get_inputs, device, self.seed if self.refreshing else seed)
+                           if replayable is None else replayable)
         self.saved = None if self.refreshing or self.replayable else clone_inputs(inputs)
         self.current = None  # the copy of this call's inputs, when not replayable
         self.rng = secrets.SystemRandom()
@@ -65,10 +68,16 @@ class TimedOutputSampler:
     def samples(self) -> list:
         """(label, the inputs that call saw, its output) for the kept and the last call; the
         input buffers must still hold the last call's inputs (forward may not write them)."""
-        if self.last is not None:
-            check_inputs_unchanged(self.inputs, self._inputs_of(self.last[1]), "timed calls")
-        return [(label, self._inputs_of(used), out)
-                for label, used, out in (s for s in (self.kept, self.last) if s is not None)]
+        if self.last is None:
+            return []
+        last_inputs = self._inputs_of(self.last[1])
+        check_inputs_unchanged(self.inputs, last_inputs, "timed calls")
+        samples = [(self.last[0], last_inputs, self.last[2])]
+        if self.kept is not None:
+            label, used, out = self.kept
+            # large inputs are the same for every call: made again once for both checks
+            samples.insert(0, (label, self._inputs_of(used) if self.refreshing else last_inputs, out))
+        return samples
 
     def next_call_inputs(self) -> list:
         """What the next call (after `refresh()`) sees, made afresh when replayable: for a check

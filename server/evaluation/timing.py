@@ -1,15 +1,18 @@
 """Stage 4, timing: median device time of one forward, measured the same way for both sides.
 
 On a GPU each trial flushes L2 (writing a buffer twice its size), keeps the GPU busy for 100 us (a
-spin kernel calibrated after the warm-up calls: the lead), records a start event, calls forward,
-records the end event, synchronises the whole device and records when it settled. The trial is
-start-to-end, unless the device kept working well past the end event (work left on another
-stream): then start-to-settled. So the interval is device time: host-side launch costs (Triton's
-launcher, eager dispatch, the dispatch guard's Python checks) overlap the lead instead of leaving
-the GPU idle after the start event, and the host's return from the synchronisation is not timed.
-Host work longer than the lead still counts. Submissions may not use streams of their own (static
-check): that work would not be ordered after the start event. Trials continue until a time budget
-or a trial cap; the median is robust to stragglers.
+spin kernel calibrated after the warm-up calls: the lead), then, inside the per-call hook (the
+dispatch guard), records a start event, calls forward and records the end event; outside it, it
+synchronises the whole device and records when it settled. The trial is start-to-end, unless the
+device kept working well past the end event (work left on another stream): then
+start-to-settled. So the interval is device time: host-side launch costs (Triton's launcher, eager
+dispatch, the dispatch guard's Python checks) overlap the lead instead of leaving the GPU idle
+after the start event, and neither the guard's exit nor the host's return from the
+synchronisation is timed. Host work longer than the lead still counts. "Well past" is measured,
+not assumed: the host's own end-to-settled tail with nothing left running, calibrated with the
+spin kernel. Submissions may not use streams of their own (static check): that work would not be
+ordered after the start event. Trials continue until a time budget or a trial cap; the median is
+robust to stragglers.
 On the CPU evaluator wall-clock times are taken but are not meaningful (Triton is interpreted).
 """
 
@@ -39,7 +42,10 @@ LEAD_S = 100e-6
 CALIBRATION_CYCLES = 400_000  # ~0.2 ms at boost clocks
 # A call's end event to the device settling after the synchronisation: the host's wake-up and one
 # event launch when honest; longer means work went on elsewhere, and then it is all counted.
+# "Longer" is SETTLE_TAIL_MS or, on a slower host, SETTLE_TAIL_FACTOR x its calibrated tail.
 SETTLE_TAIL_MS = 0.05
+SETTLE_TAIL_FACTOR = 2.0
+TAIL_CALIBRATIONS = 8
 
 # Bound before any candidate code is imported, so a patched torch.cuda.Event cannot reach us.
 _Event = torch.cuda.Event
@@ -56,6 +62,8 @@ class Timing:
     wall_s: float  # host-clock duration of the timed loop, for cross-checking the events
     meaningful: bool
     candidate_s: float = 0.0  # host time spent in forward calls (warm-up included)
+    issue_ms: float = 0.0  # median host time from the start event's record to the end event's
+    tail_limit_ms: float = 0.0  # end-to-settled tails above this counted the whole interval
 
 
 @dataclass(frozen=True)
@@ -91,12 +99,13 @@ def trials_for(duration_s: float) -> int:
     return int(min(MAX_TRIALS, max(MIN_TRIALS, BUDGET_S / max(duration_s, 1e-6))))
 
 
-def _summary(times_ms: list[float], wall_s: float, meaningful: bool, candidate_s: float) -> Timing:
+def _summary(times_ms: list[float], wall_s: float, meaningful: bool, candidate_s: float,
+             **extra) -> Timing:
     times_ms = sorted(times_ms)
     median = statistics.median(times_ms)
     q = statistics.quantiles(times_ms, n=4) if len(times_ms) >= 4 else [median, median, median]
     spread = (q[2] - q[0]) / median if median > 0 else 0.0
-    return Timing(median, spread, len(times_ms), wall_s, meaningful, candidate_s)
+    return Timing(median, spread, len(times_ms), wall_s, meaningful, candidate_s, **extra)
 
 
 def _time_cpu(call: Callable[[], object], hooks: Hooks) -> Timing:
@@ -104,11 +113,14 @@ def _time_cpu(call: Callable[[], object], hooks: Hooks) -> Timing:
     _hooked(call, hooks)
     times = []
 
-    def wall_clock(call):
+    def timed():
         t0 = _perf_counter()
         out = call()
         times.append((_perf_counter() - t0) * 1e3)
         return out
+
+    def wall_clock(within):
+        return within(timed)
 
     wall0 = _perf_counter()
     for _ in range(CPU_TRIALS):
@@ -130,6 +142,22 @@ def spin_cycles_per_s(device: torch.device) -> float:
     return CALIBRATION_CYCLES / max(start.elapsed_time(end) / 1e3, 1e-6)
 
 
+def settle_tail_ms(device: torch.device, lead_cycles: int) -> float:
+    """The host's own end-to-settled tail (median of a few) with nothing left running: what an
+    honest trial's tail is on this host, in this process."""
+    tails = []
+    with torch.cuda.device(device):
+        for _ in range(TAIL_CALIBRATIONS):
+            end, settled = _Event(enable_timing=True), _Event(enable_timing=True)
+            _spin(lead_cycles)
+            end.record()
+            _synchronize(device)
+            settled.record()
+            _synchronize(device)
+            tails.append(end.elapsed_time(settled))
+    return statistics.median(tails)
+
+
 def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = None) -> Timing:
     flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.float32, device=device)
     warm0 = _perf_counter()
@@ -137,19 +165,27 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
         _hooked(call, hooks)
     _synchronize(device)
     lead = int(LEAD_S * spin_cycles_per_s(device))  # calibrated with the GPU warm
+    tail_limit = max(SETTLE_TAIL_MS, SETTLE_TAIL_FACTOR * settle_tail_ms(device, lead))
     t0 = _perf_counter()
     _hooked(call, hooks)
     _synchronize(device)
     estimate = max(_perf_counter() - t0, 1e-6)
     n = trials_for(estimate) if trials is None else max(1, min(int(trials), MAX_TRIALS))
     starts, ends, settled = ([_Event(enable_timing=True) for _ in range(n)] for _ in range(3))
+    issue_ms = []
 
-    def events(call, i):
-        flush.zero_()  # before the start event: its cost is not timed
-        _spin(lead)  # the device is busy while the host issues the call
+    def interval(i):
+        t0 = _perf_counter()
         starts[i].record()
         out = call()
         ends[i].record()  # after the call's work on this stream, in stream order
+        issue_ms.append((_perf_counter() - t0) * 1e3)
+        return out
+
+    def events(within, i):
+        flush.zero_()  # before the start event: its cost is not timed
+        _spin(lead)  # the device is busy while the host issues the call
+        out = within(lambda: interval(i))  # only the interval runs inside the guard
         _synchronize(device)  # waits for work on every stream...
         settled[i].record()  # ...and marks when the device was done with all of it
         return out
@@ -158,21 +194,23 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
     done = 0
     capped = trials is None
     while done < n and (done == 0 or not capped or _perf_counter() - wall0 < WALL_CAP_S):
-        _hooked(call, hooks, lambda c: events(c, done))
+        _hooked(call, hooks, lambda within: events(within, done))
         done += 1
     _synchronize(device)
     end = _perf_counter()
-    times = [_trial_ms(s, e, a) for s, e, a in zip(starts[:done], ends[:done], settled[:done])]
-    return _summary(times, end - wall0, meaningful=True, candidate_s=end - warm0)
+    times = [_trial_ms(s, e, a, tail_limit)
+             for s, e, a in zip(starts[:done], ends[:done], settled[:done])]
+    return _summary(times, end - wall0, meaningful=True, candidate_s=end - warm0,
+                    issue_ms=statistics.median(issue_ms), tail_limit_ms=tail_limit)
 
 
-def _trial_ms(start, end, settled) -> float:
+def _trial_ms(start, end, settled, tail_limit_ms: float) -> float:
     """Device time of one call: up to the end event, unless the device was still busy well after
     it (work left running on another stream), then up to when everything had settled. The gap
     of an honest call is the host's return from the synchronisation, which is not the kernel's
     time (for a kernel of a few µs it used to be most of the measurement, and its noise)."""
     tail = end.elapsed_time(settled)
-    return start.elapsed_time(end) if tail <= SETTLE_TAIL_MS else start.elapsed_time(settled)
+    return start.elapsed_time(end) if tail <= tail_limit_ms else start.elapsed_time(settled)
 
 
 @contextlib.contextmanager
@@ -185,10 +223,16 @@ def _entered(around):
 
 
 def _hooked(call, hooks: Hooks, measure=None) -> None:
-    """One call with its hooks around it; `measure(call)` (if any) times only the call itself."""
+    """One call with its hooks around it. `measure(within)` (if any) times the call: it calls
+    `within(f)` to run f (the call plus its own markers) inside `around`, whose entry and exit
+    stay outside what it times."""
     if hooks.before:
         hooks.before()
-    with _entered(hooks.around):  # entered outside the measured interval
-        out = measure(call) if measure else call()
+
+    def within(f):
+        with _entered(hooks.around):
+            return f()
+
+    out = measure(within) if measure else within(call)
     if hooks.after:
         hooks.after(out)

@@ -1,0 +1,89 @@
+"""Where a step's time goes, by evaluator function: one warm evaluation under cProfile.
+
+    python bench/step_profile.py [--kernelbench-dir KernelBench/KernelBench] [--only ReLU]
+                                 [--device cuda:0]
+
+Runs the pipeline in this process (no worker pool): the reference profile, one evaluation to warm
+Triton's cache and the CUDA kernels, then one evaluation profiled. Most evaluator steps end in a
+host synchronisation (`.item()`, `bool()`, `torch.cuda.synchronize`), so a function's cumulative
+time is close to its device time too. Prints, per case, the cumulative seconds and call counts
+of the evaluator's own building blocks; overlapping rows nest (a trial's reference output holds
+the parameter restore).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+if "--device" in sys.argv and sys.argv[sys.argv.index("--device") + 1] == "cpu":
+    os.environ["TRITON_INTERPRET"] = "1"  # before Triton is imported: the cpu evaluator's way
+
+from gpu_bench import BUNDLED, CASES, LEGIT  # noqa: E402
+
+from server.evaluation.pipeline import evaluate_candidate, prewarm, profile_reference  # noqa: E402
+from server.evaluation.protocol import EvalRequest  # noqa: E402
+
+WATCHED = [  # (file suffix, function): the evaluator's building blocks
+    ("pipeline.py", "_correctness"), ("pipeline.py", "_timing"), ("pipeline.py", "_run_candidate"),
+    ("pipeline.py", "_check_integrity"), ("pipeline.py", "output"), ("pipeline.py", "_settle"),
+    ("inputs.py", "generate"), ("correctness.py", "check_output"),
+    ("correctness.py", "check_inputs_unchanged"), ("correctness.py", "check_deterministic"),
+    ("correctness.py", "restore"), ("correctness.py", "_check_normalization"),
+    ("correctness.py", "tolerances"), ("timing.py", "time_forward"), ("timing.py", "interval"),
+    ("timing.py", "settle_tail_ms"), ("timing.py", "spin_cycles_per_s"),
+    ("timed_inputs.py", "refresh"), ("timed_inputs.py", "observe"), ("timed_inputs.py", "samples"),
+    ("pipeline.py", "_record_kernels"), ("loading.py", "load_candidate"),
+    ("loading.py", "build_models"), ("static_check.py", "static_check"),
+]
+
+
+def profile_case(root: Path, task: str, kernel: str, device: str) -> None:
+    code, ref = (LEGIT / kernel).read_text(), (root / f"{task}.py").read_text()
+    with tempfile.TemporaryDirectory() as workdir:
+        req = EvalRequest(code=code, reference_source=ref, task_id=task, device=device,
+                          input_seed=1234, provenance="off")
+        profile = profile_reference(req, workdir)
+        warm = evaluate_candidate(req, profile, workdir, lambda stage: None)
+        if warm.stage != "scored":
+            print(f"  not scored: {warm.error_class}: {warm.feedback[:200]}")
+            return
+        profiler = cProfile.Profile()
+        profiler.enable()
+        result = evaluate_candidate(req, profile, workdir, lambda stage: None)
+        profiler.disable()
+    print(f"  stages {result.stage_seconds}  candidate {result.candidate_seconds:.3f} s  "
+          f"defence {result.defence_seconds:.3f} s  speedup {result.speedup}")
+    stats = pstats.Stats(profiler).stats
+    for suffix, name in WATCHED:
+        rows = [(v[1], v[3]) for (file, _, func), v in stats.items()
+                if func == name and file.endswith(suffix)]
+        if rows:
+            calls, cum = sum(r[0] for r in rows), sum(r[1] for r in rows)
+            print(f"  {suffix + ':' + name:<42}{cum:>8.3f} s{calls:>6} calls")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kernelbench-dir", type=Path)
+    parser.add_argument("--only", help="only the cases with this label (e.g. ReLU)")
+    parser.add_argument("--device", default="cuda:0")
+    args = parser.parse_args()
+    import torch
+    prewarm(torch.device(args.device))
+    root = args.kernelbench_dir or BUNDLED
+    for label, task, kernel in CASES:
+        if args.only in (None, label):
+            print(f"{label} ({'KernelBench' if args.kernelbench_dir else 'bundled'}):", flush=True)
+            profile_case(root, task, kernel, args.device)
+
+
+if __name__ == "__main__":
+    main()
