@@ -65,7 +65,7 @@ def test_host_work_beyond_the_lead_is_counted():
     x = torch.zeros(1024, device=DEVICE)
 
     def forward():
-        deadline = time.perf_counter() + (timing.LEAD_S + 3e-3)
+        deadline = time.perf_counter() + (timing.LEAD_MAX_S + 3e-3)
         while time.perf_counter() < deadline:
             pass
         return x.add(1)
@@ -92,3 +92,20 @@ def test_the_guards_exit_and_the_synchronisation_are_not_timed():
     t = timing.time_forward(lambda: x.add(1), DEVICE, timing.Hooks(around=SlowExit))
     assert t.median_ms < 0.025, t
     assert t.tail_limit_ms >= timing.SETTLE_TAIL_MS and t.issue_ms < 0.2, t
+
+
+def test_the_lead_follows_the_calls_host_time_within_its_bounds():
+    x = torch.zeros(1024, device=DEVICE)
+
+    def forward(host_s):
+        deadline = time.perf_counter() + host_s
+        while time.perf_counter() < deadline:
+            pass
+        return x.add(1)
+
+    quick = timing.time_forward(lambda: x.add(1), DEVICE)
+    slow = timing.time_forward(lambda: forward(0.3e-3), DEVICE)
+    slowest = timing.time_forward(lambda: forward(5e-3), DEVICE)
+    assert quick.lead_ms == pytest.approx(timing.LEAD_S * 1e3), quick
+    assert 0.6 <= slow.lead_ms <= 0.8 and slow.median_ms < 0.05, slow  # the host time overlapped
+    assert slowest.lead_ms == pytest.approx(timing.LEAD_MAX_S * 1e3), slowest

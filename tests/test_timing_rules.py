@@ -15,9 +15,13 @@ class StandInEvent:
         return later.at_ms - self.at_ms
 
 
-def trial(call_ms: float, tail_ms: float, limit_ms: float = timing.SETTLE_TAIL_MS) -> float:
-    start = StandInEvent(0.0)
-    return timing._trial_ms(start, StandInEvent(call_ms), StandInEvent(call_ms + tail_ms), limit_ms)
+def trial(call_ms: float, tail_ms: float, limit_ms: float = timing.SETTLE_TAIL_MS,
+          exit_ms: float = 0.0) -> float:
+    """A call ending at call_ms, the host back from the guard exit_ms later, the device settled
+    tail_ms after that."""
+    start, issued = StandInEvent(0.0), StandInEvent(call_ms + exit_ms)
+    return timing._trial_ms(start, StandInEvent(call_ms), issued,
+                            StandInEvent(call_ms + exit_ms + tail_ms), limit_ms)
 
 
 def test_an_honest_call_is_timed_to_its_end_event():
@@ -26,6 +30,10 @@ def test_an_honest_call_is_timed_to_its_end_event():
 
 def test_work_that_outlives_the_end_event_is_counted_in_full():
     assert trial(0.004, 2.0) == 2.004
+
+
+def test_the_guards_exit_is_not_a_tail():
+    assert trial(0.004, 0.020, exit_ms=0.2) == 0.004
 
 
 def test_the_tail_limit_is_the_boundary():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import traceback
 
 MAX_FEEDBACK_CHARS = 2000
+HEADLINE_CHARS = 300
 
 
 def clip(text: str, limit: int = MAX_FEEDBACK_CHARS) -> str:
@@ -23,9 +24,12 @@ def describe_exception(exc: BaseException, candidate_file: str | None = None) ->
 
 
 def _first_real_error(message: str) -> str:
-    """Compiler logs bury the first error under warnings and notes: start at it."""
+    """Compiler logs bury the first error under the build's command lines, warnings and notes:
+    keep the headline (shortened: a build failure's first line holds the whole compiler command)
+    and start at the first line that reports an error."""
     lines = message.splitlines()
-    for i, line in enumerate(lines):
-        if " error" in line.lower() or line.lower().startswith("error"):
-            return "\n".join(lines[:1] + lines[max(i, 1): i + 12]) if i > 0 else "\n".join(lines[:12])
+    for i, line in enumerate(lines[1:], 1):
+        low = line.lower().lstrip()
+        if "error:" in low or low.startswith("error"):
+            return "\n".join([clip(lines[0], HEADLINE_CHARS)] + lines[i: i + 12])
     return "\n".join(lines[:40])

@@ -1,10 +1,11 @@
 """Stage 4, timing: median device time of one forward, measured the same way for both sides.
 
-On a GPU each trial flushes L2 (writing a buffer twice its size), keeps the GPU busy for 100 us (a
-spin kernel calibrated after the warm-up calls: the lead), then, inside the per-call hook (the
-dispatch guard), records a start event, calls forward and records the end event; outside it, it
-synchronises the whole device and records when it settled. The trial is start-to-end, unless the
-device kept working well past the end event (work left on another stream): then
+On a GPU each trial flushes L2 (writing a buffer twice its size), keeps the GPU busy for twice the
+host time of a warm-up call, between 0.1 and 1 ms (a spin kernel calibrated after the warm-up
+calls: the lead), then, inside the per-call hook (the dispatch guard), records a start event,
+calls forward and records the end event; outside it, it records that the host is back (issued),
+synchronises the whole device and records when it settled. The trial is start-to-end, unless
+the device kept working well past the host's return (work left on another stream): then
 start-to-settled. So the interval is device time: host-side launch costs (Triton's launcher, eager
 dispatch, the dispatch guard's Python checks) overlap the lead instead of leaving the GPU idle
 after the start event, and neither the guard's exit nor the host's return from the
@@ -35,10 +36,14 @@ BUDGET_S = 1.0  # timed work per side (slow kernels stop here, above MIN_TRIALS)
 WALL_CAP_S = 4 * BUDGET_S  # a call far slower than its estimate ends the loop early
 CPU_TRIALS = 3
 L2_FLUSH_BYTES = 2 * 64 * 1024 * 1024  # twice the largest L2 we target (H200: 60 MB)
-# GPU busy time ahead of each timed call: covers issuing a few launches under the guard. Fixed,
-# so a submission cannot lengthen it (its own warm-up calls must not size a window before the
-# start event).
+# GPU busy time ahead of each timed call, so the host's issuing of it (under the guard: ~0.2 ms for
+# one Triton launch on the H200's host) is not timed: twice the fastest warm-up call's host time,
+# within [LEAD_S, LEAD_MAX_S]. A submission can lengthen it only up to the cap by slow warm-up
+# calls; all a lead could hide is work not ordered after the start event (streams of its own,
+# refused statically).
 LEAD_S = 100e-6
+LEAD_MAX_S = 1e-3
+LEAD_FACTOR = 2.0
 CALIBRATION_CYCLES = 400_000  # ~0.2 ms at boost clocks
 # A call's end event to the device settling after the synchronisation: the host's wake-up and one
 # event launch when honest; longer means work went on elsewhere, and then it is all counted.
@@ -63,6 +68,7 @@ class Timing:
     meaningful: bool
     candidate_s: float = 0.0  # host time spent in forward calls (warm-up included)
     issue_ms: float = 0.0  # median host time from the start event's record to the end event's
+    lead_ms: float = 0.0  # the spin ahead of each timed call
     tail_limit_ms: float = 0.0  # end-to-settled tails above this counted the whole interval
 
 
@@ -143,35 +149,44 @@ def spin_cycles_per_s(device: torch.device) -> float:
 
 
 def settle_tail_ms(device: torch.device, lead_cycles: int) -> float:
-    """The host's own end-to-settled tail (median of a few) with nothing left running: what an
+    """The host's own issued-to-settled tail (median of a few) with nothing left running: what an
     honest trial's tail is on this host, in this process."""
     tails = []
     with torch.cuda.device(device):
         for _ in range(TAIL_CALIBRATIONS):
-            end, settled = _Event(enable_timing=True), _Event(enable_timing=True)
+            issued, settled = _Event(enable_timing=True), _Event(enable_timing=True)
             _spin(lead_cycles)
-            end.record()
+            issued.record()
             _synchronize(device)
             settled.record()
             _synchronize(device)
-            tails.append(end.elapsed_time(settled))
+            tails.append(issued.elapsed_time(settled))
     return statistics.median(tails)
 
 
 def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = None) -> Timing:
     flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.float32, device=device)
     warm0 = _perf_counter()
+    host_s = []
+
+    def host_timed(within):
+        t0 = _perf_counter()
+        out = within(call)
+        host_s.append(_perf_counter() - t0)
+        return out
+
     for _ in range(WARMUP_CALLS):
-        _hooked(call, hooks)
+        _hooked(call, hooks, host_timed)
     _synchronize(device)
-    lead = int(LEAD_S * spin_cycles_per_s(device))  # calibrated with the GPU warm
+    lead_s = min(LEAD_MAX_S, max(LEAD_S, LEAD_FACTOR * min(host_s)))
+    lead = int(lead_s * spin_cycles_per_s(device))  # calibrated with the GPU warm
     tail_limit = max(SETTLE_TAIL_MS, SETTLE_TAIL_FACTOR * settle_tail_ms(device, lead))
     t0 = _perf_counter()
     _hooked(call, hooks)
     _synchronize(device)
     estimate = max(_perf_counter() - t0, 1e-6)
     n = trials_for(estimate) if trials is None else max(1, min(int(trials), MAX_TRIALS))
-    starts, ends, settled = ([_Event(enable_timing=True) for _ in range(n)] for _ in range(3))
+    starts, ends, issued, settled = ([_Event(enable_timing=True) for _ in range(n)] for _ in range(4))
     issue_ms = []
 
     def interval(i):
@@ -186,6 +201,7 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
         flush.zero_()  # before the start event: its cost is not timed
         _spin(lead)  # the device is busy while the host issues the call
         out = within(lambda: interval(i))  # only the interval runs inside the guard
+        issued[i].record()  # the host is back: the guard's exit is behind it
         _synchronize(device)  # waits for work on every stream...
         settled[i].record()  # ...and marks when the device was done with all of it
         return out
@@ -198,18 +214,20 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
         done += 1
     _synchronize(device)
     end = _perf_counter()
-    times = [_trial_ms(s, e, a, tail_limit)
-             for s, e, a in zip(starts[:done], ends[:done], settled[:done])]
+    times = [_trial_ms(*marks, tail_limit)
+             for marks in zip(starts[:done], ends[:done], issued[:done], settled[:done])]
     return _summary(times, end - wall0, meaningful=True, candidate_s=end - warm0,
-                    issue_ms=statistics.median(issue_ms), tail_limit_ms=tail_limit)
+                    issue_ms=statistics.median(issue_ms), tail_limit_ms=tail_limit,
+                    lead_ms=lead_s * 1e3)
 
 
-def _trial_ms(start, end, settled, tail_limit_ms: float) -> float:
+def _trial_ms(start, end, issued, settled, tail_limit_ms: float) -> float:
     """Device time of one call: up to the end event, unless the device was still busy well after
-    it (work left running on another stream), then up to when everything had settled. The gap
-    of an honest call is the host's return from the synchronisation, which is not the kernel's
-    time (for a kernel of a few µs it used to be most of the measurement, and its noise)."""
-    tail = end.elapsed_time(settled)
+    the host was back from the call (work left running on another stream), then up to when
+    everything had settled. The gap of an honest call is the host's exit from the guard and its
+    return from the synchronisation, which are not the kernel's time (for a kernel of a few µs
+    they used to be most of the measurement, and its noise)."""
+    tail = issued.elapsed_time(settled)
     return start.elapsed_time(end) if tail <= tail_limit_ms else start.elapsed_time(settled)
 
 

@@ -1,0 +1,34 @@
+"""Feedback from exceptions: what an agent reads when its submission fails to build or run."""
+
+from __future__ import annotations
+
+from server.evaluation.feedback import MAX_FEEDBACK_CHARS, describe_exception
+
+NVCC_COMMAND = "[1/3] /usr/local/cuda/bin/nvcc " + " ".join(f"-I/include/path{i}" for i in range(200))
+
+
+def failure(message: str) -> str:
+    try:
+        raise RuntimeError(message)
+    except RuntimeError as exc:
+        return describe_exception(exc)
+
+
+def test_a_build_failure_starts_at_the_compilers_first_error():
+    log = "\n".join([
+        f"Error building extension 'kernel_env_bad_relu': {NVCC_COMMAND}",
+        "FAILED: cuda.cuda.o",
+        NVCC_COMMAND,
+        "/tmp/kernel_env_eval_x/cuda.cu(5): warning: unused variable",
+        '/tmp/kernel_env_eval_x/cuda.cu(6): error: identifier "undefined_function" is undefined',
+        "1 error detected in the compilation of cuda.cu.",
+    ])
+    text = failure(log)
+    assert 'identifier "undefined_function" is undefined' in text
+    assert text.startswith("RuntimeError: Error building extension 'kernel_env_bad_relu'")
+    assert len(text) < MAX_FEEDBACK_CHARS and "warning: unused variable" not in text
+
+
+def test_a_one_line_error_is_kept_whole():
+    assert failure("CUDA error: an illegal memory access was encountered") == \
+        "RuntimeError: CUDA error: an illegal memory access was encountered"
