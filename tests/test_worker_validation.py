@@ -97,6 +97,14 @@ def test_softmax_and_frobenius_tighten_atol_to_the_output_scale():
     atol, rtol = tolerances(SOFTMAX, ref, 1e-2, 1e-2)
     assert atol == pytest.approx(1e-8) and rtol == 1e-2
     assert tolerances(RELU, ref, 1e-2, 1e-2) == (1e-2, 1e-2)
+    signed = torch.tensor([-5e-3, 1e-3])  # the scale is the largest magnitude, either sign
+    assert tolerances(FROBENIUS, signed, 1e-2, 1e-2)[0] == pytest.approx(5e-8)
+
+
+def test_half_outputs_are_normalised_within_tolerance():
+    ref = torch.softmax(torch.rand(4, 4096), dim=1)
+    assert verdict(ref.half(), ref.half(), SOFTMAX)[0] == "ok"
+    assert verdict((ref * 1.005).half(), ref.half(), SOFTMAX, rtol=1e-2)[0] == "normalization"
 
 
 def test_zeros_pass_softmax_under_the_old_tolerance_but_not_now():

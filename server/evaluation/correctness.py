@@ -36,9 +36,24 @@ def as_tensors(out, what: str) -> list[torch.Tensor]:
 
 def tolerances(task_id: str | None, ref: torch.Tensor, atol: float, rtol: float) -> tuple[float, float]:
     if task_id in NORMALIZED_TASKS:
-        peak = ref.abs().max().item() if ref.numel() else 0.0
-        atol = min(atol, peak * NORMALIZED_ATOL_SCALE)
+        atol = min(atol, _peak(ref) * NORMALIZED_ATOL_SCALE)
     return atol, rtol
+
+
+def _peak(t: torch.Tensor) -> float:
+    """max |t|, in one pass over memory and no buffer of t's size (6 GiB at full size)."""
+    if t.numel() == 0:
+        return 0.0
+    if t.is_complex():
+        return t.abs().max().item()
+    low, high = torch.aminmax(t)
+    return max(abs(low.item()), abs(high.item()))
+
+
+def _accumulation_dtype(t: torch.Tensor) -> torch.dtype | None:
+    """Sums of half outputs accumulate in float32; float32 ones natively (torch reduces in a
+    tree: relative error ~1e-6 over billions of elements, far below NORMALIZATION_TOL)."""
+    return torch.float32 if t.dtype in (torch.float16, torch.bfloat16) else None
 
 
 def check_output(out, ref, *, atol: float, rtol: float, task_id: str | None = None,
@@ -122,15 +137,19 @@ def _first_index(mask: torch.Tensor, shape) -> tuple:
 
 
 def _check_normalization(o: torch.Tensor, task_id: str | None, label: str) -> None:
+    """One or two passes over the output, no buffer of its size (it matched the reference
+    already; this holds the shape of the answer, e.g. zeros under a loose absolute tolerance)."""
+    if o.numel() == 0 or not o.is_floating_point():
+        return
     if task_id in SOFTMAX_TASKS:
-        if (o < 0).any():
+        if bool(o.amin() < 0):
             _fail("normalization", f"{label}: softmax output has negative entries")
-        sums = o.sum(dim=-1, dtype=torch.float64)
-        off = (sums - 1.0).abs().max().item()
+        sums = o.sum(dim=-1, dtype=_accumulation_dtype(o))
+        off = (sums.double() - 1.0).abs().max().item()
         if off > NORMALIZATION_TOL:
             _fail("normalization", f"{label}: softmax rows must sum to one; worst row is off by {off:.3g}")
     elif task_id in FROBENIUS_TASKS:
-        norm = torch.linalg.vector_norm(o, dtype=torch.float64).item()
+        norm = torch.linalg.vector_norm(o, dtype=_accumulation_dtype(o)).item()
         if abs(norm - 1.0) > NORMALIZATION_TOL:
             _fail("normalization", f"{label}: output must have global L2 norm one, got {norm:.6g}")
 
