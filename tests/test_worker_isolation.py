@@ -89,6 +89,26 @@ def test_integrity_snapshot_sees_a_patched_torch_function():
     assert integrity.changed(snap) == []
 
 
+def test_the_fingerprint_changes_with_any_watched_binding():
+    """The fast path of the integrity check: equal fingerprints skip the exact comparison, so
+    every patch the snapshot sees must change the fingerprint too."""
+    before = integrity.fingerprint()
+    patches = [(torch, "softmax"), (torch.Tensor, "__eq__"), (torch.nn.Module, "_call_impl"),
+               (torch.nn.Linear, "forward"), (torch.cuda, "Event")]
+    for owner, name in patches:
+        had = name in vars(owner)
+        original = vars(owner).get(name)
+        try:
+            setattr(owner, name, lambda *a, **k: None)
+            assert integrity.fingerprint() != before, f"{owner.__name__}.{name}"
+        finally:
+            if had:
+                setattr(owner, name, original)
+            else:
+                delattr(owner, name)
+    assert integrity.fingerprint() == before
+
+
 @pytest.fixture(scope="module")
 def evaluator():
     os.environ["MODAL_PROXY_SECRET"] = "do-not-leak"

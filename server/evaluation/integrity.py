@@ -83,6 +83,36 @@ def snapshot(extra: dict | None = None) -> dict[str, int]:
     return snap
 
 
+def _namespace_dicts(extra: dict | None) -> list[dict]:
+    """Every namespace dict the snapshot reads."""
+    watched = list(_WATCHED.values()) + [torch._C.TensorBase] + list((extra or {}).values())
+    namespaces = [vars(ns) for ns in watched]
+    namespaces += [vars(m) for name, m in list(sys.modules.items())
+                   if name.startswith(__package__ + ".") and m is not None]
+    namespaces += [vars(builtins), vars(torch.nn.modules.module), vars(torch.nn)]
+    namespaces += [vars(cls) for cls in vars(torch.nn).values()
+                   if isinstance(cls, type) and issubclass(cls, torch.nn.Module)]
+    return namespaces
+
+
+def fingerprint(extra: dict | None = None) -> tuple:
+    """A cheap stand-in for comparing snapshots (~0.3 ms instead of ~1.3 ms, and a step checks
+    a dozen times): the identity of every value in every namespace the snapshot reads, plus the
+    same state. Equal fingerprints mean an equal snapshot; a different one (a lazy import, some
+    private flag) sends the caller to the exact comparison, which tells tampering apart."""
+    hooks = tuple(len(v) for k, v in vars(torch.nn.modules.module).items()
+                  if k.startswith("_global_") and isinstance(v, dict))
+    return (tuple((len(d), tuple(map(id, d.values()))) for d in _namespace_dicts(extra)), hooks,
+            torch.get_default_dtype(), torch.are_deterministic_algorithms_enabled(),
+            torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+
+
+def pin(extra: dict | None = None) -> list:
+    """References to every value the snapshot and the fingerprint identify by id(): held for
+    the evaluation, so a replaced object's address cannot be reused by its replacement."""
+    return [list(d.values()) for d in _namespace_dicts(extra)]
+
+
 _started: list[str] = []  # threads started with foreign code since the recorder was installed
 
 
