@@ -174,6 +174,34 @@ def test_special_tasks_get_their_extra_trials(task_id, labels):
     if task_id == SOFTMAX:
         peaked = by_label["row-dependent peaked inputs"]
         assert len(set(peaked.argmax(dim=1).tolist())) > 1  # peaks move between rows
+        assert (by_label["constant inputs"] == 0.75).all()
+    if task_id == FROBENIUS:
+        scaled = by_label["signed, scaled inputs"]
+        assert scaled.min() < -10 and scaled.max() > 10 and scaled.abs().max() <= 100
+    for trial in trials:  # made again from their seed: the same values
+        assert all(torch.equal(a, b) for a, b in zip(trial.inputs, trial.regenerate()))
+
+
+def test_sparse_inputs_are_mostly_zero_and_signed():
+    trials = list(correctness_trials(lambda: [torch.rand(256, 256)], torch.device("cpu"), 0, 1,
+                                     FROBENIUS))
+    sparse = {t.label: t.inputs[0] for t in trials}["sparse signed inputs"]
+    nonzero = sparse[sparse != 0]
+    assert 0.002 < nonzero.numel() / sparse.numel() < 0.03
+    assert nonzero.min() < 0 < nonzero.max() and nonzero.abs().max() <= 2
+
+
+def test_extra_inputs_keep_a_generators_integer_tensors():
+    """A generator with index tensors runs for real (their values matter); floats are replaced."""
+    def with_indices():
+        return [torch.rand(4, 8), torch.randint(0, 8, (4,))]
+
+    trials = list(correctness_trials(with_indices, torch.device("cpu"), 0, 1, RELU))
+    trial = {t.label: t for t in trials}["signed inputs in [-32, 32]"]
+    floats, indices = trial.inputs
+    assert floats.min() < 0 and indices.dtype == torch.int64
+    assert 0 <= indices.min() and indices.max() < 8
+    assert torch.equal(indices, trial.regenerate()[1])
 
 
 def test_random_trials_differ_from_each_other():

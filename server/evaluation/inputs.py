@@ -39,8 +39,10 @@ def _floats(inputs: list, make: Callable[[torch.Tensor, int], torch.Tensor]) -> 
             for i, x in enumerate(inputs)]
 
 
+# Each maker writes every element of a new tensor like x (x is only a template), in as few passes
+# over memory as it can: at full size a pass is 6 GiB.
 def _signed(x: torch.Tensor, _: int) -> torch.Tensor:
-    return torch.rand_like(x) * 64.0 - 32.0
+    return torch.empty_like(x).uniform_(-32.0, 32.0)
 
 
 def _zeros(x: torch.Tensor, _: int) -> torch.Tensor:
@@ -61,12 +63,13 @@ def _row_peaked(x: torch.Tensor, _: int) -> torch.Tensor:
 
 
 def _signed_scaled(x: torch.Tensor, i: int) -> torch.Tensor:
-    return (torch.rand_like(x) * 2.0 - 1.0) * (100.0 * (i + 1))
+    scale = 100.0 * (i + 1)
+    return torch.empty_like(x).uniform_(-scale, scale)
 
 
 def _sparse(x: torch.Tensor, _: int) -> torch.Tensor:
-    keep = torch.rand_like(x) < 0.01
-    return torch.where(keep, torch.rand_like(x) * 4.0 - 2.0, torch.zeros_like(x))
+    """About 1% of the elements nonzero, uniform in [-2, 2)."""
+    return torch.empty_like(x).uniform_(-2.0, 2.0).mul_(torch.empty_like(x).bernoulli_(0.01))
 
 
 EXTRA_TRIALS = {
@@ -117,8 +120,26 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
 
 
 def _extra_inputs(get_inputs, device: torch.device, seed: int, make) -> list:
+    templates = _templates(get_inputs, device, seed)
     torch.manual_seed(seed)
-    return _floats(generate(get_inputs, device, seed), make)
+    return _floats(templates, make)
+
+
+def _templates(get_inputs, device: torch.device, seed: int) -> list:
+    """The task's inputs as templates for the makers, which use only a floating tensor's shape
+    and dtype: generated on the meta device (no data) and allocated, not written, on the
+    device. A generator that needs data (`.item()`, numpy) or makes other tensors (indices,
+    masks: their values matter) runs for real."""
+    try:
+        torch.manual_seed(seed)
+        with torch.device("meta"):
+            meta = list(get_inputs())
+    except Exception:
+        meta = None
+    if meta is None or any(torch.is_tensor(x) and not x.is_floating_point() for x in meta):
+        return generate(get_inputs, device, seed)
+    return [torch.empty(x.shape, dtype=x.dtype, device=device) if torch.is_tensor(x) else x
+            for x in meta]
 
 
 def replayable(get_inputs, device: torch.device, seed: int) -> bool:
