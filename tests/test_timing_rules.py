@@ -16,12 +16,13 @@ class StandInEvent:
 
 
 def trial(call_ms: float, tail_ms: float, limit_ms: float = timing.SETTLE_TAIL_MS,
-          exit_ms: float = 0.0) -> float:
-    """A call ending at call_ms, the host back from the guard exit_ms later, the device settled
-    tail_ms after that."""
+          exit_ms: float = 0.0, host_gap_ms: float | None = None) -> float:
+    """A call ending at call_ms, `issued` reached exit_ms later, the device settled tail_ms after
+    that; the host took host_gap_ms from the end event's record to `issued`'s (exit_ms if None)."""
     start, issued = StandInEvent(0.0), StandInEvent(call_ms + exit_ms)
+    gap = exit_ms if host_gap_ms is None else host_gap_ms
     return timing._trial_ms(start, StandInEvent(call_ms), issued,
-                            StandInEvent(call_ms + exit_ms + tail_ms), limit_ms)
+                            StandInEvent(call_ms + exit_ms + tail_ms), gap, limit_ms)
 
 
 def test_an_honest_call_is_timed_to_its_end_event():
@@ -34,6 +35,13 @@ def test_work_that_outlives_the_end_event_is_counted_in_full():
 
 def test_the_guards_exit_is_not_a_tail():
     assert trial(0.004, 0.020, exit_ms=0.2) == 0.004
+
+
+def test_work_queued_between_the_end_event_and_the_hosts_return_is_counted():
+    """A finalizer that launched 1 ms of work while the host left the guard: the end event
+    reached `issued` 1 ms later on the device though the host took 20 µs between them."""
+    assert trial(0.004, 0.020, exit_ms=1.0, host_gap_ms=0.020) == pytest.approx(1.024)
+    assert trial(0.004, 0.020, exit_ms=0.050, host_gap_ms=0.040) == 0.004  # launch jitter
 
 
 def test_the_tail_limit_is_the_boundary():

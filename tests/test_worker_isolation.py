@@ -89,12 +89,48 @@ def test_integrity_snapshot_sees_a_patched_torch_function():
     assert integrity.changed(snap) == []
 
 
+def _finalizer_after_stopped_collection(progress):
+    """In a fresh child: a generator in a reference cycle whose `finally` would run when the
+    collector frees it, then plenty of allocations."""
+    import gc
+    ran = []
+
+    def late():
+        try:
+            yield 1
+        finally:
+            ran.append(True)
+
+    class Cycle:
+        pass
+
+    integrity.stop_cyclic_collection()
+    before = integrity.snapshot()
+    g = late()
+    next(g)
+    c = Cycle()
+    c.me, c.g = c, g
+    del c, g
+    junk = [[] for _ in range(100_000)]
+    del junk
+    gc.enable()  # what a submission must not get away with
+    return {"ran": bool(ran), "changed": integrity.changed(before)}
+
+
+def test_stopped_collection_runs_no_finalizer_and_a_restart_is_seen():
+    outcome = run_in_child(_finalizer_after_stopped_collection, "compile", LIMITS, 4.0)
+    assert outcome.payload == {"ran": False, "changed": ["gc.isenabled()"]}
+
+
 def test_the_fingerprint_changes_with_any_watched_binding():
     """The fast path of the integrity check: equal fingerprints skip the exact comparison, so
     every patch the snapshot sees must change the fingerprint too."""
     before = integrity.fingerprint()
     patches = [(torch, "softmax"), (torch.Tensor, "__eq__"), (torch.nn.Module, "_call_impl"),
                (torch.nn.Linear, "forward"), (torch.cuda, "Event")]
+    # the same value under another name: seen too
+    assert integrity.fingerprint({"ns": type("A", (), {"x": len})}) != \
+        integrity.fingerprint({"ns": type("A", (), {"y": len})})
     for owner, name in patches:
         had = name in vars(owner)
         original = vars(owner).get(name)

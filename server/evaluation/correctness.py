@@ -1,9 +1,11 @@
 """Stage 3, correctness: the candidate against the reference on every trial input.
 
-Order per trial: the candidate runs first, under the dispatch guard, on inputs it has never seen;
-then the evaluator checks the inputs were not written, that torch was not patched, and only then
-computes the reference from a pristine copy of the inputs. No reference output exists while
-candidate code runs, so there is nothing to find and copy.
+Order per trial (pipeline._correctness): the candidate runs first, under the dispatch guard, on
+inputs it has never seen; then the evaluator checks that torch was not patched, makes the inputs
+again from their seed, checks the candidate's were not written, and only then computes the
+reference from the fresh copy. No reference output and no pristine copy exists while candidate
+code runs (cyclic garbage collection, which could run a submission's finalizer at any moment, is
+stopped), so there is nothing to find, copy or overwrite.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ is imported, and compare after each stage that ran candidate code.
 from __future__ import annotations
 
 import builtins
+import gc
 import os
 import sys
 import sysconfig
@@ -80,6 +81,7 @@ def snapshot(extra: dict | None = None) -> dict[str, int]:
     snap["torch.are_deterministic_algorithms_enabled()"] = hash(torch.are_deterministic_algorithms_enabled())
     snap["torch.backends.cuda.matmul.allow_tf32"] = hash(torch.backends.cuda.matmul.allow_tf32)
     snap["torch.backends.cudnn.allow_tf32"] = hash(torch.backends.cudnn.allow_tf32)
+    snap["gc.isenabled()"] = hash(gc.isenabled())
     return snap
 
 
@@ -97,20 +99,30 @@ def _namespace_dicts(extra: dict | None) -> list[dict]:
 
 def fingerprint(extra: dict | None = None) -> tuple:
     """A cheap stand-in for comparing snapshots (~0.3 ms instead of ~1.3 ms, and a step checks
-    a dozen times): the identity of every value in every namespace the snapshot reads, plus the
-    same state. Equal fingerprints mean an equal snapshot; a different one (a lazy import, some
+    a dozen times): the identity of every name and value in every namespace the snapshot reads,
+    plus the same state. Equal fingerprints mean an equal snapshot; a different one (a lazy import, some
     private flag) sends the caller to the exact comparison, which tells tampering apart."""
     hooks = tuple(len(v) for k, v in vars(torch.nn.modules.module).items()
                   if k.startswith("_global_") and isinstance(v, dict))
-    return (tuple((len(d), tuple(map(id, d.values()))) for d in _namespace_dicts(extra)), hooks,
-            torch.get_default_dtype(), torch.are_deterministic_algorithms_enabled(),
-            torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+    return (tuple((tuple(map(id, d)), tuple(map(id, d.values()))) for d in _namespace_dicts(extra)),
+            hooks, torch.get_default_dtype(), torch.are_deterministic_algorithms_enabled(),
+            torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32, gc.isenabled())
 
 
 def pin(extra: dict | None = None) -> list:
-    """References to every value the snapshot and the fingerprint identify by id(): held for
-    the evaluation, so a replaced object's address cannot be reused by its replacement."""
-    return [list(d.values()) for d in _namespace_dicts(extra)]
+    """References to every name and value the snapshot and the fingerprint identify by id():
+    held for the evaluation, so a replaced object's address cannot be reused by its replacement."""
+    return [list(d.items()) for d in _namespace_dicts(extra)]
+
+
+def stop_cyclic_collection() -> None:
+    """No cyclic garbage collection from here to the end of the process (an evaluation process
+    ends with os._exit, which runs no finalizers). A collection runs finalizers (a generator's
+    `finally`) of whatever garbage exists at an arbitrary allocation: submission code at a moment
+    of the collector's choosing, e.g. between a timed call's end event and the timer's next
+    mark, or while a pristine input copy exists. Garbage in reference cycles is then freed only
+    when the process exits; `changed` reports a re-enabled collector."""
+    gc.disable()
 
 
 _started: list[str] = []  # threads started with foreign code since the recorder was installed

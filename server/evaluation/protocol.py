@@ -59,7 +59,7 @@ class EvalResult:
     runtime_spread: float | None = None  # (p75 - p25) / median of the timed trials
     timing_meaningful: bool = False
     issue_ms: float | None = None  # host time to issue one timed call; beyond the timer's lead
-    # (0.1 ms) the GPU waited for the host, and that wait is in runtime_ms
+    # (twice a warm-up call's, 0.1-1 ms) the GPU waited for the host, and that wait is in runtime_ms
     device: str = ""
     roofline: dict | None = None
     stage_seconds: dict = field(default_factory=dict)

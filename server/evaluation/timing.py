@@ -10,9 +10,11 @@ start-to-settled. So the interval is device time: host-side launch costs (Triton
 dispatch, the dispatch guard's Python checks) overlap the lead instead of leaving the GPU idle
 after the start event, and neither the guard's exit nor the host's return from the
 synchronisation is timed. Host work longer than the lead still counts. "Well past" is measured,
-not assumed: the host's own end-to-settled tail with nothing left running, calibrated with the
-spin kernel. Submissions may not use streams of their own (static check): that work would not be
-ordered after the start event. Trials continue until a time budget or a trial cap; the median is
+not assumed: the host's own issued-to-settled tail with nothing left running, calibrated with the
+spin kernel. Work queued on the stream between the end event and `issued` (code running there,
+e.g. a finalizer; the evaluator also stops cyclic garbage collection) shows as the end event
+reaching `issued` later than the host did, and is counted the same way. Submissions may not use
+streams of their own (static check): that work would not be ordered after the start event. Trials continue until a time budget or a trial cap; the median is
 robust to stragglers.
 On the CPU evaluator wall-clock times are taken but are not meaningful (Triton is interpreted).
 """
@@ -40,14 +42,16 @@ L2_FLUSH_BYTES = 2 * 64 * 1024 * 1024  # twice the largest L2 we target (H200: 6
 # one Triton launch on the H200's host) is not timed: twice the fastest warm-up call's host time,
 # within [LEAD_S, LEAD_MAX_S]. A submission can lengthen it only up to the cap by slow warm-up
 # calls; all a lead could hide is work not ordered after the start event (streams of its own,
-# refused statically).
+# refused statically) or queued ahead of it by code running outside the call (the evaluator stops
+# cyclic garbage collection, whose finalizers could).
 LEAD_S = 100e-6
 LEAD_MAX_S = 1e-3
 LEAD_FACTOR = 2.0
 CALIBRATION_CYCLES = 400_000  # ~0.2 ms at boost clocks
-# A call's end event to the device settling after the synchronisation: the host's wake-up and one
-# event launch when honest; longer means work went on elsewhere, and then it is all counted.
-# "Longer" is SETTLE_TAIL_MS or, on a slower host, SETTLE_TAIL_FACTOR x its calibrated tail.
+# The host back from a call (`issued`) to the device settling after the synchronisation: the host's
+# wake-up and one event launch when honest; longer means work went on elsewhere, and then it is all
+# counted. "Longer" is SETTLE_TAIL_MS or, on a slower host, SETTLE_TAIL_FACTOR x its calibrated
+# tail. The same margin bounds the end event's lag behind the host between the end and `issued`.
 SETTLE_TAIL_MS = 0.05
 SETTLE_TAIL_FACTOR = 2.0
 TAIL_CALIBRATIONS = 8
@@ -69,7 +73,7 @@ class Timing:
     candidate_s: float = 0.0  # host time spent in forward calls (warm-up included)
     issue_ms: float = 0.0  # median host time from the start event's record to the end event's
     lead_ms: float = 0.0  # the spin ahead of each timed call
-    tail_limit_ms: float = 0.0  # end-to-settled tails above this counted the whole interval
+    tail_limit_ms: float = 0.0  # tails above this counted the whole interval (issued to settled)
 
 
 @dataclass(frozen=True)
@@ -187,7 +191,7 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
     estimate = max(_perf_counter() - t0, 1e-6)
     n = trials_for(estimate) if trials is None else max(1, min(int(trials), MAX_TRIALS))
     starts, ends, issued, settled = ([_Event(enable_timing=True) for _ in range(n)] for _ in range(4))
-    issue_ms = []
+    issue_ms, host_gap_ms = [], []
 
     def interval(i):
         t0 = _perf_counter()
@@ -201,7 +205,9 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
         flush.zero_()  # before the start event: its cost is not timed
         _spin(lead)  # the device is busy while the host issues the call
         out = within(lambda: interval(i))  # only the interval runs inside the guard
+        t_end = _perf_counter()
         issued[i].record()  # the host is back: the guard's exit is behind it
+        host_gap_ms.append((_perf_counter() - t_end) * 1e3)
         _synchronize(device)  # waits for work on every stream...
         settled[i].record()  # ...and marks when the device was done with all of it
         return out
@@ -215,20 +221,26 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
     _synchronize(device)
     end = _perf_counter()
     times = [_trial_ms(*marks, tail_limit)
-             for marks in zip(starts[:done], ends[:done], issued[:done], settled[:done])]
+             for marks in zip(starts[:done], ends[:done], issued[:done], settled[:done],
+                              host_gap_ms[:done])]
     return _summary(times, end - wall0, meaningful=True, candidate_s=end - warm0,
                     issue_ms=statistics.median(issue_ms), tail_limit_ms=tail_limit,
                     lead_ms=lead_s * 1e3)
 
 
-def _trial_ms(start, end, issued, settled, tail_limit_ms: float) -> float:
-    """Device time of one call: up to the end event, unless the device was still busy well after
-    the host was back from the call (work left running on another stream), then up to when
-    everything had settled. The gap of an honest call is the host's exit from the guard and its
+def _trial_ms(start, end, issued, settled, host_gap_ms: float, tail_limit_ms: float) -> float:
+    """Device time of one call: up to the end event, unless work ran outside that interval,
+    then up to when everything had settled. Outside means: the device was still busy well after
+    the host was back from the call (work left running on another stream), or the end event
+    reached `issued` much later than the host went from one to the other (work queued between
+    them, e.g. by a finalizer). An honest call's gaps are the host's exit from the guard and its
     return from the synchronisation, which are not the kernel's time (for a kernel of a few µs
     they used to be most of the measurement, and its noise)."""
     tail = issued.elapsed_time(settled)
-    return start.elapsed_time(end) if tail <= tail_limit_ms else start.elapsed_time(settled)
+    queued = end.elapsed_time(issued) - host_gap_ms
+    if tail <= tail_limit_ms and queued <= tail_limit_ms:
+        return start.elapsed_time(end)
+    return start.elapsed_time(settled)
 
 
 @contextlib.contextmanager
