@@ -191,23 +191,23 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
     estimate = max(_perf_counter() - t0, 1e-6)
     n = trials_for(estimate) if trials is None else max(1, min(int(trials), MAX_TRIALS))
     starts, ends, issued, settled = ([_Event(enable_timing=True) for _ in range(n)] for _ in range(4))
-    issue_ms, host_gap_ms = [], []
+    issue_ms, host_gap_ms, ended = [], [], []
 
     def interval(i):
         t0 = _perf_counter()
         starts[i].record()
         out = call()
         ends[i].record()  # after the call's work on this stream, in stream order
-        issue_ms.append((_perf_counter() - t0) * 1e3)
+        ended.append(_perf_counter())
+        issue_ms.append((ended[-1] - t0) * 1e3)
         return out
 
     def events(within, i):
         flush.zero_()  # before the start event: its cost is not timed
         _spin(lead)  # the device is busy while the host issues the call
         out = within(lambda: interval(i))  # only the interval runs inside the guard
-        t_end = _perf_counter()
         issued[i].record()  # the host is back: the guard's exit is behind it
-        host_gap_ms.append((_perf_counter() - t_end) * 1e3)
+        host_gap_ms.append((_perf_counter() - ended[i]) * 1e3)  # end's record to issued's
         _synchronize(device)  # waits for work on every stream...
         settled[i].record()  # ...and marks when the device was done with all of it
         return out

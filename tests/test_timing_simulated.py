@@ -1,0 +1,124 @@
+"""The GPU timer's control flow on a simulated device: one in-order stream whose kernels take
+known host-clock time. Events, the spin kernel and the synchronisation are replaced; everything
+else (warm-up, lead, the guard's window, the marks and the trial rule) is the real `_time_cuda`.
+The real device runs the same checks in tests/test_timing_gpu.py."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import torch
+
+from server.evaluation import timing
+
+now = time.perf_counter
+KERNEL_S = 1e-3
+
+
+class Stream:
+    """An in-order device stream: work starts when both the host has issued it and the work
+    before it is done."""
+
+    def __init__(self):
+        self.free_at = 0.0
+
+    def launch(self, seconds: float) -> None:
+        self.free_at = max(now(), self.free_at) + seconds
+
+    def mark(self) -> float:
+        self.free_at = max(now(), self.free_at)
+        return self.free_at
+
+    def wait(self) -> None:
+        while now() < self.free_at:
+            pass
+
+
+@pytest.fixture
+def stream(monkeypatch):
+    s = Stream()
+
+    class Event:
+        def __init__(self, enable_timing=True):
+            self.at = None
+
+        def record(self, stream=None):
+            self.at = s.mark()
+
+        def elapsed_time(self, later) -> float:
+            return (later.at - self.at) * 1e3
+
+    monkeypatch.setattr(timing, "_Event", Event)
+    monkeypatch.setattr(timing, "_synchronize", lambda device=None: s.wait())
+    monkeypatch.setattr(timing, "_spin", lambda cycles: s.launch(cycles / 1e9))
+    monkeypatch.setattr(timing, "spin_cycles_per_s", lambda device: 1e9)
+    monkeypatch.setattr(timing, "settle_tail_ms", lambda device, cycles: 0.005)
+    monkeypatch.setattr(timing, "L2_FLUSH_BYTES", 4096)
+    return s
+
+
+def busy(seconds: float) -> None:
+    deadline = now() + seconds
+    while now() < deadline:
+        pass
+
+
+class SlowExit:
+    """A per-call hook whose exit costs host time, like the dispatch guard's."""
+
+    def __init__(self, exit_s: float, on_exit=None):
+        self.exit_s, self.on_exit = exit_s, on_exit
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        busy(self.exit_s)
+        if self.on_exit:
+            self.on_exit()
+
+
+def time_it(call, hooks=timing.Hooks()):
+    return timing._time_cuda(call, torch.device("cpu"), hooks, trials=20)
+
+
+def test_a_kernel_is_timed_at_its_device_duration(stream):
+    t = time_it(lambda: stream.launch(KERNEL_S))
+    assert 0.95 < t.median_ms < 1.2, t
+
+
+@pytest.mark.parametrize("kernel_s", [KERNEL_S, 50e-6])
+def test_the_guards_exit_is_not_timed(stream, kernel_s):
+    """An exit longer than the longest lead leaves the stream idle after a short kernel: the end
+    event and the next mark are then as far apart on the device as on the host, which is not
+    queued work."""
+    exit_s = timing.LEAD_MAX_S + 0.5e-3
+    t = time_it(lambda: stream.launch(kernel_s), timing.Hooks(around=lambda: SlowExit(exit_s)))
+    assert 0.95 * kernel_s * 1e3 < t.median_ms < kernel_s * 1e3 + 0.1, t
+
+
+def test_host_issue_time_within_the_lead_is_hidden(stream):
+    def call():
+        busy(0.2e-3)  # the host issues for 0.2 ms: the lead grows to cover it
+        stream.launch(KERNEL_S)
+
+    t = time_it(call)
+    assert 0.35e-3 < t.lead_ms / 1e3 < 0.6e-3 and 0.95 < t.median_ms < 1.2, t
+
+
+def test_host_work_beyond_the_longest_lead_is_counted(stream):
+    def call():
+        busy(timing.LEAD_MAX_S + 2e-3)
+        stream.launch(KERNEL_S)
+
+    t = time_it(call)
+    assert t.lead_ms == pytest.approx(timing.LEAD_MAX_S * 1e3) and t.median_ms > 2.8, t
+
+
+def test_work_queued_after_the_end_event_is_counted(stream):
+    """The call launches nothing; 1 ms of work is queued while the guard exits (as a finalizer
+    run by a collection there would): it must not vanish between the marks."""
+    hooks = timing.Hooks(around=lambda: SlowExit(20e-6, on_exit=lambda: stream.launch(KERNEL_S)))
+    t = time_it(lambda: None, hooks)
+    assert t.median_ms > 0.95, t
