@@ -9,7 +9,7 @@ import torch
 
 from server.evaluation.stages import StageFailure
 from server.evaluation.inputs import generate
-from server.evaluation.timed_inputs import TimedOutputSampler
+from server.evaluation.timed_inputs import REFRESH_MAX_BYTES, TimedOutputSampler, refreshes
 
 CPU = torch.device("cpu")
 
@@ -62,15 +62,23 @@ def test_writing_into_the_inputs_shows_at_the_end():
     assert failure.value.error_class == "input_mutated"
 
 
-def test_large_inputs_are_not_refreshed_and_the_check_replays_them_from_their_seed(monkeypatch):
-    monkeypatch.setattr(TimedOutputSampler, "REFRESH_MAX_BYTES", 16)
-    inputs = generate(seeded_inputs, CPU, 1)  # as the pipeline makes them
+def big_inputs():
+    return [torch.rand(64, 4096)]  # 262144 elements: more than one call perturbs
+
+
+def test_large_inputs_are_perturbed_and_the_checks_replay_every_call_from_its_seed():
+    inputs = generate(big_inputs, CPU, 1)  # as the pipeline makes them
     original = inputs[0].clone()
-    sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=1)
+    sampler = TimedOutputSampler(big_inputs, inputs, CPU, seed=1, refreshing=False, planned_calls=6)
     assert sampler.replayable and sampler.saved is None  # no copy held during the calls
-    run_calls(sampler, lambda x: x * 2, 4)
-    assert torch.equal(inputs[0], original)
-    assert all(torch.equal(used[0], original) for _, used, _ in sampler.samples())
+    seen = []
+    run_calls(sampler, lambda x: seen.append(x.clone()) or x * 2, 6)
+    changed = [int((a != b).sum()) for a, b in zip([original] + seen, seen)]
+    assert all(0 < c <= 65536 for c in changed), changed  # a few hidden positions a call
+    kept, last = sampler.samples()
+    assert torch.equal(last[1][0], seen[-1]) and torch.equal(last[2], seen[-1] * 2)
+    call = int(kept[0].split("#")[1])
+    assert torch.equal(kept[1][0], seen[call - 1]) and torch.equal(kept[2], seen[call - 1] * 2)
 
 
 def test_with_the_call_count_known_the_call_drawn_ahead_is_the_one_kept():
@@ -86,3 +94,26 @@ def test_the_drawn_call_is_uniform():
     picks = [TimedOutputSampler(seeded_inputs, seeded_inputs(), CPU, seed=0, planned_calls=4).pick
              for _ in range(400)]
     assert set(picks) == {1, 2, 3, 4} and all(60 < picks.count(k) < 140 for k in range(1, 5))
+
+
+def test_large_inputs_are_refreshed_when_generating_them_is_cheap_next_to_the_call():
+    big = REFRESH_MAX_BYTES + 1
+    assert refreshes(REFRESH_MAX_BYTES)  # small: always
+    assert refreshes(big, generation_ms=0.06, ref_runtime_ms=2.7)  # a 4096² matmul's 128 MB
+    assert not refreshes(big, generation_ms=3.0, ref_runtime_ms=3.0)  # a full-size ReLU's 6 GiB
+    assert not refreshes(big)  # unmeasured (a profile cached before it was): as before
+
+
+def test_a_pointer_memo_is_stale_whether_inputs_are_regenerated_or_perturbed():
+    inputs = seeded_inputs()
+    sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=1, refreshing=True)
+    memo = {}
+    run_calls(sampler, lambda x: memo.setdefault(x.data_ptr(), x * 2), 10)
+    label, used, out = sampler.samples()[-1]
+    assert not torch.equal(out, used[0] * 2)
+    perturbed = TimedOutputSampler(big_inputs, generate(big_inputs, CPU, 1), CPU, seed=1,
+                                   refreshing=False)
+    memo.clear()
+    run_calls(perturbed, lambda x: memo.setdefault(x.data_ptr(), x * 2), 10)
+    label, used, out = perturbed.samples()[-1]
+    assert not torch.equal(out, used[0] * 2)  # stale at the perturbed positions

@@ -26,7 +26,7 @@ from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
 from .static_check import static_check
-from .timed_inputs import TimedOutputSampler
+from .timed_inputs import TimedOutputSampler, input_bytes, refreshes
 from .timing import MIN_TRIALS, Hooks, calls_made, time_forward, trials_for
 
 TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
@@ -57,8 +57,19 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
         # Whether inputs can be made again from a seed: a property of the task's generator,
         # decided once here (two generations and a comparison, ~15 ms at full size) for every step.
         profile["replayable"] = replayable(reference.get_inputs, device, req.input_seed)
+        profile["input_generation_ms"] = _generation_ms(reference.get_inputs, device, req.input_seed)
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
     return dict(profile, flops=flops, bytes=nbytes, dtype=str(dtype).replace("torch.", ""))
+
+
+def _generation_ms(get_inputs, device: torch.device, seed: int) -> float:
+    """How long one generation of the task's inputs takes (warm: generated before), which decides
+    whether large inputs can be regenerated before every timed call."""
+    _settle(device)
+    t0 = time.perf_counter()
+    generate(get_inputs, device, seed)
+    _settle(device)
+    return (time.perf_counter() - t0) * 1e3
 
 
 def _is_random(model, inputs: list) -> bool:
@@ -347,17 +358,20 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
 
 
 def _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result, kernels) -> None:
-    """Time the candidate on inputs it cannot predict: small inputs are regenerated in place
-    before every call (memoising by pointer or content returns stale results), and one timed
-    call picked at random, unknowable to the candidate, is checked afterwards with the last.
+    """Time the candidate on inputs it cannot predict: inputs are regenerated in place before
+    every call when that is cheap (memoising by pointer or content returns stale results), and
+    one timed call picked at random, unknowable to the candidate, is checked afterwards with the
+    last.
     With kernel provenance on, the kernels of further calls are recorded once timing is done."""
     inputs = generate(reference.get_inputs, device, req.input_seed + TIMING_SEED_OFFSET)
     trials = _recording_point(profile) if kernels is not None else None
     with _defence(result):
+        refresh = refreshes(input_bytes(inputs), profile.get("input_generation_ms"),
+                            profile["ref_runtime_ms"])
         sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
                                      req.input_seed + TIMING_SEED_OFFSET,
                                      planned_calls=calls_made(trials) if trials else None,
-                                     replayable=profile["replayable"])
+                                     replayable=profile["replayable"], refreshing=refresh)
     hooks_before = result.defence_seconds
     try:
         timing = time_forward(lambda: new_model(*inputs), device,
