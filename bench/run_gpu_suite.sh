@@ -20,7 +20,7 @@ python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', tr
 if [ "$PHASE" != bench ]; then
   echo "== GPU tests"
   python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py tests/test_worker_operations.py \
-    tests/test_timing_gpu.py tests/test_fused_compare.py \
+    tests/test_timing_gpu.py tests/test_fused_compare.py tests/test_perturb.py \
     --timeout 900 -rfE 2>&1 | tee "$LOGS/gpu-tests.log" | grep -E "^(FAILED|ERROR)|passed|failed" | cut -c1-300 | head -40
   echo "== CPU-side suites on this host (guard rules, validation)"
   python3 -m pytest -q -p no:cacheprovider tests/test_worker_operations.py tests/test_worker_validation.py 2>&1 | tail -1

@@ -8,6 +8,7 @@ that separate honest kernels from such shortcuts. Timing keeps the original gene
 from __future__ import annotations
 
 import functools
+import secrets
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -100,11 +101,19 @@ def describe_extra_inputs(task_id: str | None) -> str:
 
 
 def generate(get_inputs: Callable[[], list], device: torch.device, seed: int) -> list:
-    """The task's own inputs, created directly on the evaluation device (no host round trip)."""
+    """The task's own inputs, created directly on the evaluation device (no host round trip).
+    torch is seeded at random afterwards: `torch.initial_seed()` in a later call must not name
+    the seed these inputs came from (nor, by counting, the next ones')."""
     torch.manual_seed(seed)
     with torch.device(device):
         inputs = list(get_inputs())
-    return [x.to(device) if torch.is_tensor(x) else x for x in inputs]
+    inputs = [x.to(device) if torch.is_tensor(x) else x for x in inputs]
+    _unseed()
+    return inputs
+
+
+def _unseed() -> None:
+    torch.manual_seed(secrets.randbits(62))
 
 
 def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
@@ -122,7 +131,9 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
 def _extra_inputs(get_inputs, device: torch.device, seed: int, make) -> list:
     templates = _templates(get_inputs, device, seed)
     torch.manual_seed(seed)
-    return _floats(templates, make)
+    inputs = _floats(templates, make)
+    _unseed()
+    return inputs
 
 
 def _templates(get_inputs, device: torch.device, seed: int) -> list:

@@ -16,6 +16,7 @@ from typing import Callable
 import torch
 
 from . import fused_compare, integrity, provenance, roofline
+from . import perturb as perturbation
 from .correctness import (as_tensors, check_deterministic, check_inputs_unchanged, check_output, clone_inputs,
                           pristine_state, reference_output, restore)
 from .feedback import describe_exception
@@ -26,7 +27,7 @@ from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
 from .static_check import static_check
-from .timed_inputs import TimedOutputSampler, input_bytes, refreshes
+from .timed_inputs import TimedOutputSampler, perturbs
 from .timing import MIN_TRIALS, Hooks, calls_made, time_forward, trials_for
 
 TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
@@ -57,19 +58,35 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
         # Whether inputs can be made again from a seed: a property of the task's generator,
         # decided once here (two generations and a comparison, ~15 ms at full size) for every step.
         profile["replayable"] = replayable(reference.get_inputs, device, req.input_seed)
-        profile["input_generation_ms"] = _generation_ms(reference.get_inputs, device, req.input_seed)
+        with torch.no_grad():
+            profile["perturb_timing_inputs"] = perturbs(
+                _generation_ms(reference.get_inputs, device, req.input_seed), timing.median_ms,
+                perturbation.perturbable(inputs), lambda: _perturbation_visible(req, model, inputs))
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
     return dict(profile, flops=flops, bytes=nbytes, dtype=str(dtype).replace("torch.", ""))
 
 
 def _generation_ms(get_inputs, device: torch.device, seed: int) -> float:
-    """How long one generation of the task's inputs takes (warm: generated before), which decides
-    whether large inputs can be regenerated before every timed call."""
+    """One generation of the task's inputs (warm: they were generated before)."""
     _settle(device)
     t0 = time.perf_counter()
     generate(get_inputs, device, seed)
     _settle(device)
     return (time.perf_counter() - t0) * 1e3
+
+
+def _perturbation_visible(req: EvalRequest, model, inputs: list) -> bool:
+    """Whether one round of perturbation moves the reference's output beyond the tolerance the
+    re-checked timed calls use: not for a reduction to a few values, where a stale output from
+    a memo would pass."""
+    base = model(*inputs)
+    changed = clone_inputs(inputs)
+    perturbation.perturb(changed, secrets.randbits(62), 1)
+    try:
+        check_output(model(*changed), base, atol=req.atol, rtol=req.rtol, task_id=req.task_id)
+    except StageFailure:
+        return True
+    return False
 
 
 def _is_random(model, inputs: list) -> bool:
@@ -358,20 +375,19 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
 
 
 def _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result, kernels) -> None:
-    """Time the candidate on inputs it cannot predict: inputs are regenerated in place before
-    every call when that is cheap (memoising by pointer or content returns stale results), and
-    one timed call picked at random, unknowable to the candidate, is checked afterwards with the
-    last.
+    """Time the candidate on inputs it cannot predict: every call gets inputs generated afresh,
+    or perturbed where the profile chose that (memoising by pointer or content returns stale
+    results), and one timed call picked at random, unknowable to the candidate, is checked
+    afterwards with the last.
     With kernel provenance on, the kernels of further calls are recorded once timing is done."""
-    inputs = generate(reference.get_inputs, device, req.input_seed + TIMING_SEED_OFFSET)
+    inputs = []  # the sampler fills it before every call, the first included
     trials = _recording_point(profile) if kernels is not None else None
     with _defence(result):
-        refresh = refreshes(input_bytes(inputs), profile.get("input_generation_ms"),
-                            profile["ref_runtime_ms"])
         sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
                                      req.input_seed + TIMING_SEED_OFFSET,
                                      planned_calls=calls_made(trials) if trials else None,
-                                     replayable=profile["replayable"], refreshing=refresh)
+                                     replayable=profile["replayable"],
+                                     perturbing=bool(profile.get("perturb_timing_inputs")))
     hooks_before = result.defence_seconds
     try:
         timing = time_forward(lambda: new_model(*inputs), device,

@@ -1,13 +1,16 @@
 """Inputs and output samples of the timed calls: what keeps a timed call honest.
 
-Inputs are regenerated in place before every call, so memoising by pointer or by content
-returns stale results, whenever that costs little: small inputs, or inputs generated in a
-fraction of the reference's runtime (compute-bound tasks such as a 4096² matmul). Inputs of
-memory-bound tasks at full size (6 GiB: generating them takes as long as the call) are made once
-and perturbed before every call at 65536 hidden positions per tensor. One timed call, chosen uniformly at random
-from an unobservable source, and the last one are kept and checked against the reference
-afterwards. A kept call's inputs are generated again from its seed for that check (generation is
-deterministic), so no call pays for a copy of its inputs.
+Every timed call gets inputs generated afresh from the task's generator with a seed of its own,
+swapped into the argument list (one pass over memory, outside the timed interval), so memoising by
+pointer or by content returns stale results, whatever the inputs' structure (a triangular matrix
+stays triangular). Where generating them costs more than a quarter of the reference's runtime (a
+memory-bound task at full size) and the task's profile showed a perturbation visible in the
+output, the inputs are made once and perturbed before every call instead (perturb.py). torch's
+seed is drawn at random again after every generation: `torch.initial_seed()` inside a call tells
+nothing about its inputs or the next call's. One timed call, chosen uniformly at random from an
+unobservable source, and the last one are kept and checked against the reference afterwards, on
+inputs made again from their seeds (generation is deterministic), so no call pays for a copy of
+its inputs.
 """
 
 from __future__ import annotations
@@ -16,59 +19,42 @@ import secrets
 
 import torch
 
+from . import perturb as perturbation
 from .correctness import check_inputs_unchanged, clone_inputs
 from .inputs import generate
 from .inputs import replayable as is_replayable
 
-REFRESH_MAX_BYTES = 64 << 20  # inputs this small are always regenerated before every call
-# Larger ones too when generating them takes at most this share of the reference's runtime: the
-# refresh runs outside the timed interval, so it costs the timing stage's wall time only.
-REFRESH_MAX_SHARE = 0.25
-
-
-def input_bytes(inputs: list) -> int:
-    return sum(x.numel() * x.element_size() for x in inputs if torch.is_tensor(x))
-
-
-def refreshes(nbytes: int, generation_ms: float | None = None, ref_runtime_ms: float | None = None) -> bool:
-    """Whether timed calls get fresh inputs each: always when small, else when generating them
-    (measured in the trusted reference profile) is cheap next to the reference's runtime."""
-    if nbytes <= REFRESH_MAX_BYTES:
-        return True
-    if generation_ms is None or not ref_runtime_ms:
-        return False
-    return generation_ms <= REFRESH_MAX_SHARE * ref_runtime_ms
-
-
-PERTURBED_ELEMENTS = 1 << 16  # per tensor and call, when inputs are too large to regenerate
-PERTURB_SEED_OFFSET = 1 << 24
+# Generating a call's inputs may cost up to this share of the reference's runtime; above it,
+# perturbing (where the profile allows) keeps the timing stage from doubling.
+REGENERATE_MAX_SHARE = 0.25
 
 
 class TimedOutputSampler:
     """Fresh inputs per timed call and a uniformly random timed call's output kept for checking
-    (reservoir sampling with an unobservable random source). Inputs too large to regenerate
-    before every call are perturbed instead: 65536 elements of each tensor, at positions drawn
-    from the evaluation's hidden seed, take the values of 65536 others (the task's distribution
-    stays). A cache keyed by pointer then returns stale values there, which the re-checked calls
-    show; finding the changed positions means reading the whole input, what a memory-bound
-    kernel costs anyway."""
+    (reservoir sampling with an unobservable random source)."""
 
     def __init__(self, get_inputs, inputs: list, device: torch.device, seed: int,
                  planned_calls: int | None = None, replayable: bool | None = None,
-                 refreshing: bool | None = None):
+                 perturbing: bool = False):
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
-        self.refreshing = refreshes(input_bytes(inputs)) if refreshing is None else refreshing
         self.origin_seed, self.seed = seed, seed + 1
         self.round = 0  # refreshes so far: the inputs now are those of round `round`
         self.calls = 0  # calls observed
         # A generator that draws from anything but torch's seeded RNG cannot be replayed: then
-        # inputs are copied instead, as they are made. Replayed inputs are made only after the
+        # each call's inputs are copied as they are made. Replayed inputs are made only after the
         # calls, where a kernel writing out of bounds cannot have reached them. The caller may
         # know it already (the task's profile).
-        self.replayable = (is_replayable(get_inputs, device, self.seed if self.refreshing else seed)
+        self.replayable = (is_replayable(get_inputs, device, self.seed)
                            if replayable is None else replayable)
-        self.saved = None if self.refreshing or self.replayable else clone_inputs(inputs)
-        self.current = None  # the copy of this call's inputs, when regenerated and not replayable
+        self.current = None  # the copy of this call's inputs, when not replayable
+        # Perturbing: the inputs are made once (copied too when not replayable) and changed
+        # before every call at positions drawn from a secret key.
+        self.perturbing, self.saved, self.undo = False, None, []
+        if perturbing:
+            self.inputs[:] = generate(get_inputs, device, self.origin_seed)
+            self.perturbing = perturbation.perturbable(self.inputs)
+            self.key = secrets.randbits(62)
+            self.saved = None if self.replayable else clone_inputs(self.inputs)
         self.rng = secrets.SystemRandom()
         # With the number of calls known ahead (a fixed trial count), the kept call is drawn now
         # and only its output is copied; else reservoir sampling copies ~ln(n) outputs.
@@ -77,19 +63,19 @@ class TimedOutputSampler:
         self.last = None
 
     def refresh(self) -> None:
+        """The next call's inputs, in place of the last ones (the same list object)."""
         self.round += 1
-        if not self.refreshing:
-            _perturb(self.inputs, self.origin_seed + PERTURB_SEED_OFFSET + self.round)
+        if self.perturbing:
+            perturbation.restore(self.undo)
+            self.undo = perturbation.perturb(self.inputs, self.key, self.round)
             return
-        for x, f in zip(self.inputs, self._generated(self.round)):
-            if torch.is_tensor(x):
-                x.copy_(f)
+        self.inputs[:] = self._generated(self.round)
         if not self.replayable:
             self.current = clone_inputs(self.inputs)
 
     def observe(self, out) -> None:
         self.calls += 1
-        used = self.current if self.refreshing and not self.replayable else self.round
+        used = self.round if self.replayable or self.perturbing else self.current
         if self._keeps_this_call():
             self.kept = (f"timed call #{self.calls}", used, _detached_copy(out))
         self.last = (f"last timed call (#{self.calls})", used, out)
@@ -116,41 +102,23 @@ class TimedOutputSampler:
     def next_call_inputs(self) -> list:
         """What the call after `refresh()` sees, made afresh when replayable: for a check after a
         call outside the timed loop (kernel provenance)."""
-        if self.refreshing and not self.replayable:
-            return clone_inputs(self.inputs)
-        return self._inputs_of(self.round)
+        if self.replayable or self.perturbing:
+            return self._inputs_of(self.round)
+        return clone_inputs(self.inputs)
 
     def _inputs_of(self, used) -> list:
         """The inputs of round `used` made again (or the copy made for it)."""
         if not isinstance(used, int):
             return used
-        if self.refreshing:
+        if not self.perturbing:
             return self._generated(used)
         inputs = (generate(self.get_inputs, self.device, self.origin_seed) if self.replayable
                   else clone_inputs(self.saved))
-        for r in range(1, used + 1):
-            _perturb(inputs, self.origin_seed + PERTURB_SEED_OFFSET + r)
+        perturbation.perturb(inputs, self.key, used)
         return inputs
 
     def _generated(self, round_: int) -> list:
         return generate(self.get_inputs, self.device, self.seed + round_ - 1)
-
-
-def _perturb(inputs: list, seed: int) -> None:
-    """Copy PERTURBED_ELEMENTS values of each contiguous input tensor into as many other
-    positions, both drawn from `seed`: the same seed, the same change (positions are made unique,
-    so the scatter is deterministic)."""
-    gen = None
-    for x in inputs:
-        if not (torch.is_tensor(x) and x.is_contiguous() and x.numel() > 1):
-            continue
-        if gen is None:
-            gen = torch.Generator(device=x.device).manual_seed(seed)
-        flat, n = x.view(-1), x.numel()
-        count = min(PERTURBED_ELEMENTS, n)
-        where = torch.unique(torch.randint(0, n, (count,), generator=gen, device=x.device))
-        source = torch.randint(0, n, (where.numel(),), generator=gen, device=x.device)
-        flat[where] = flat[source]  # the gather completes before the scatter
 
 
 def _detached_copy(out):
@@ -159,3 +127,12 @@ def _detached_copy(out):
     if isinstance(out, (tuple, list)):
         return type(out)(_detached_copy(o) for o in out)
     return out  # not a plain tensor: the check reports it
+
+
+def perturbs(generation_ms: float, ref_runtime_ms: float, perturbable: bool, visible) -> bool:
+    """Whether timed calls perturb made-once inputs instead of generating them afresh: only when
+    generating costs more than REGENERATE_MAX_SHARE of the reference's runtime, every input can
+    be perturbed, and `visible()` (one round changes the reference's output beyond tolerance)."""
+    if not ref_runtime_ms or generation_ms <= REGENERATE_MAX_SHARE * ref_runtime_ms:
+        return False
+    return perturbable and bool(visible())

@@ -34,7 +34,10 @@ WARMUP_CALLS = 3
 # measured within a process on the H200) stays far below the 1-2% by which processes differ,
 # and a full-size step's timing stage is half what 200 calls cost.
 MIN_TRIALS, MAX_TRIALS = 20, 100
-BUDGET_S = 1.0  # timed work per side (slow kernels stop here, above MIN_TRIALS)
+# Work per side, each call with its fresh inputs' generation (slow kernels stop here, above
+# MIN_TRIALS): a full-size ReLU (3 ms, and 3 ms to make its 6 GiB input) gets ~65 calls, whose
+# median moves ~0.3 % at that shape's within-process spread.
+BUDGET_S = 0.4
 WALL_CAP_S = 4 * BUDGET_S  # a call far slower than its estimate ends the loop early
 CPU_TRIALS = 3
 L2_FLUSH_BYTES = 2 * 64 * 1024 * 1024  # twice the largest L2 we target (H200: 60 MB)

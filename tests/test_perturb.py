@@ -1,0 +1,117 @@
+"""Per-call perturbation of inputs too large to generate afresh (server/evaluation/perturb.py),
+and the profile's decision to use it (only where a perturbation shows in the output)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from server.evaluation import perturb
+from server.evaluation.inputs import generate
+from server.evaluation.pipeline import _perturbation_visible
+from server.evaluation.protocol import EvalRequest
+from server.evaluation.timed_inputs import TimedOutputSampler, perturbs
+
+CPU = torch.device("cpu")
+
+
+def big_inputs():
+    return [torch.rand(64, 4096), torch.randint(0, 10, (128, 1024))]
+
+
+def test_a_round_changes_a_bounded_set_of_positions_and_is_undone_exactly():
+    inputs = generate(big_inputs, CPU, 0)
+    original = [x.clone() for x in inputs]
+    undo = perturb.perturb(inputs, key=12345, round_=1)
+    for x, o in zip(inputs, original):
+        assert 0 < int((x != o).sum()) <= perturb.PERTURBED
+        assert set(x.unique().tolist()) <= set(o.unique().tolist())  # values of the task's own
+    perturb.restore(undo)
+    assert all(torch.equal(x, o) for x, o in zip(inputs, original))
+
+
+def test_the_same_key_and_round_give_the_same_change_and_other_rounds_another():
+    a, b, c = (generate(big_inputs, CPU, 0) for _ in range(3))
+    perturb.perturb(a, key=7, round_=3)
+    perturb.perturb(b, key=7, round_=3)
+    perturb.perturb(c, key=7, round_=4)
+    assert torch.equal(a[0], b[0]) and not torch.equal(a[0], c[0])
+
+
+def test_only_flat_unaliased_inputs_are_perturbable():
+    x = torch.rand(64, 64)
+    assert perturb.perturbable([x, torch.rand(8)])
+    assert not perturb.perturbable([x, x])  # the same memory twice
+    assert not perturb.perturbable([x.t()])  # not contiguous
+    assert not perturb.perturbable([3, torch.tensor(1.0)])  # nothing to perturb
+
+
+def run_calls(sampler, forward, calls: int) -> None:
+    for _ in range(calls):
+        sampler.refresh()
+        sampler.observe(forward(*sampler.inputs))
+
+
+def test_perturbed_calls_are_replayed_exactly_and_a_pointer_memo_is_stale():
+    inputs = []
+    sampler = TimedOutputSampler(big_inputs, inputs, CPU, seed=1, planned_calls=8, perturbing=True)
+    assert sampler.perturbing and inputs  # made once, by the sampler
+    origin = [x.clone() for x in inputs]
+    seen, seeds, memo = [], [], {}
+
+    def forward(x, y):
+        seen.append(x.clone())
+        seeds.append(torch.initial_seed())
+        return memo.setdefault(x.data_ptr(), x * 2)
+
+    run_calls(sampler, forward, 8)
+    for x in seen:  # each round changes the made-once input, not the round before's
+        assert 0 < int((x != origin[0]).sum()) <= perturb.PERTURBED
+    assert not set(seeds) & {sampler.origin_seed, sampler.seed}
+    kept, last = sampler.samples()
+    assert torch.equal(last[1][0], seen[-1])
+    call = int(kept[0].split("#")[1])
+    assert torch.equal(kept[1][0], seen[call - 1])
+    assert not torch.equal(last[2], last[1][0] * 2)  # the memo's output is stale
+
+
+def test_perturbation_is_chosen_only_where_generation_is_costly_and_the_change_shows():
+    shows, hidden = (lambda: True), (lambda: False)
+    assert not perturbs(0.06, 2.7, True, shows)  # a 4096² matmul: generating is cheap
+    assert perturbs(3.0, 3.0, True, shows)  # a full-size ReLU
+    assert not perturbs(3.0, 3.0, True, hidden)  # a reduction: regenerate instead
+    assert not perturbs(3.0, 3.0, False, shows)  # inputs that cannot be perturbed
+
+
+class RowSum(torch.nn.Module):
+    def forward(self, x):
+        return x.sum(dim=1)
+
+
+class Relu(torch.nn.Module):
+    def forward(self, x):
+        return torch.relu(x)
+
+
+def test_the_profile_sees_whether_a_perturbation_shows_in_the_output(monkeypatch):
+    monkeypatch.setattr(perturb, "PERTURBED", 4)  # as sparse as 65536 in a full-size input
+    req = EvalRequest(code="", reference_source="")
+    inputs = [torch.rand(16, 65536)]
+    assert _perturbation_visible(req, Relu(), inputs)
+    assert not _perturbation_visible(req, RowSum(), inputs)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_rounds_replay_exactly_on_the_gpu():
+    """CUDA generators, unique and the scatter: the same key and round, the same change."""
+    dev = torch.device("cuda:0")
+    a = generate(big_inputs, dev, 0)
+    original = [x.clone() for x in a]
+    for r in range(1, 4):
+        undo = perturb.perturb(a, key=99, round_=r)
+        replay = [x.clone() for x in original]
+        perturb.perturb(replay, key=99, round_=r)
+        assert all(torch.equal(x, y) for x, y in zip(a, replay))
+        perturb.restore(undo)
+    assert all(torch.equal(x, o) for x, o in zip(a, original))
