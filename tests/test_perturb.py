@@ -115,3 +115,21 @@ def test_rounds_replay_exactly_on_the_gpu():
         assert all(torch.equal(x, y) for x, y in zip(a, replay))
         perturb.restore(undo)
     assert all(torch.equal(x, o) for x, o in zip(a, original))
+
+
+def test_a_kept_output_returned_again_is_spoiled_at_secret_positions():
+    """Perturbing hands every call the same input object: a kernel that keeps its last output and
+    rewrites only what changed returns an output spoiled (NaN) since its last return."""
+    sampler = TimedOutputSampler(big_inputs, [], CPU, seed=1, planned_calls=4, perturbing=True)
+    cache = []
+
+    def forward(x, y):
+        if not cache:
+            cache.append(x * 2)
+        return cache[0]
+
+    run_calls(sampler, forward, 4)
+    assert torch.isnan(sampler.last[2]).any()
+    fresh = TimedOutputSampler(big_inputs, [], CPU, seed=1, planned_calls=4, perturbing=True)
+    run_calls(fresh, lambda x, y: x * 2, 4)
+    assert not torch.isnan(fresh.last[2]).any()  # a fresh output each call is never spoiled

@@ -109,3 +109,20 @@ def test_the_drawn_call_is_uniform():
     picks = [TimedOutputSampler(seeded_inputs, seeded_inputs(), CPU, seed=0, planned_calls=4).pick
              for _ in range(400)]
     assert set(picks) == {1, 2, 3, 4} and all(60 < picks.count(k) < 140 for k in range(1, 5))
+
+
+def test_calls_not_checked_in_full_are_checked_at_secret_positions():
+    """Dishonest on every call but the last: the kept call may be honest too, but four other
+    calls, drawn afterwards, are compared with the reference at their fingerprint positions."""
+    sampler = TimedOutputSampler(seeded_inputs, [], CPU, seed=2, planned_calls=12)
+    calls = iter(range(1, 13))
+    run_calls(sampler, lambda x: x * 2 if next(calls) == 12 else torch.zeros_like(x), 12)
+    checked = sampler.checked_calls()
+    assert len(checked) == 4 and len({label for label, *_ in checked}) == 4
+    for label, used, fingerprint, positions in checked:
+        assert "#12" not in label
+        assert not torch.allclose(fingerprint[0], (used[0] * 2)[positions[0]])
+    honest = TimedOutputSampler(seeded_inputs, [], CPU, seed=2, planned_calls=12)
+    run_calls(honest, lambda x: x * 2, 12)
+    for label, used, fingerprint, positions in honest.checked_calls():
+        assert torch.equal(fingerprint[0], (used[0] * 2)[positions[0]])

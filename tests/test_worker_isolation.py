@@ -329,3 +329,11 @@ def test_standard_library_trampolines_do_not_hide_the_submission_but_code_genera
     report = _run_probe(tmp_path, TRAMPOLINE_PROBE)
     assert report["result"] == [{"refused": True}, 128, 2]
     assert [o.split()[0] for o in report["offences"]] == ["compile"]
+
+
+def test_state_carried_on_inputs_or_outputs_is_found():
+    x, out = torch.rand(4), torch.rand(4)
+    assert integrity.carried_state([x, 3], (out,)) == []
+    x.note = "runs code when released"
+    out.grad = torch.zeros(4)
+    assert integrity.carried_state([x, 3], (out,)) == ["input 0", "output 0"]

@@ -115,6 +115,19 @@ def pin(extra: dict | None = None) -> list:
     return [list(d.items()) for d in _namespace_dicts(extra)]
 
 
+def carried_state(inputs: list, output) -> list[str]:
+    """Inputs and outputs of a call that carry Python state (attributes, a gradient): an object
+    kept there runs code when the evaluator releases the tensor — a generator's `finally`, by
+    reference counting, outside the dispatch guard and before the next call's start event."""
+    outputs = list(output) if isinstance(output, (tuple, list)) else [output]
+    found = []
+    for what, items in (("input", inputs), ("output", outputs)):
+        for i, x in enumerate(items):
+            if torch.is_tensor(x) and (vars(x) or x.grad is not None):
+                found.append(f"{what} {i}")
+    return found
+
+
 def stop_cyclic_collection() -> None:
     """No cyclic garbage collection from here to the end of the process (an evaluation process
     ends with os._exit, which runs no finalizers). A collection runs finalizers (a generator's

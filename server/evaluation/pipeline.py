@@ -18,7 +18,7 @@ import torch
 from . import fused_compare, integrity, provenance, roofline
 from . import perturb as perturbation
 from .correctness import (as_tensors, check_deterministic, check_inputs_unchanged, check_output, clone_inputs,
-                          pristine_state, reference_output, restore)
+                          pristine_state, reference_output, restore, tolerances)
 from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
 from .inputs import correctness_trials, generate, replayable, trial_count
@@ -308,7 +308,16 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
                                + describe_exception(exc, file)) from None
     if guard.violation is not None:
         raise StageFailure(CORRECTNESS, "forbidden_op", str(guard.violation))
+    check_carried_state(inputs, out, CORRECTNESS, label)
     return out
+
+
+def check_carried_state(inputs: list, out, stage: str, label: str) -> None:
+    carriers = integrity.carried_state(inputs, out)
+    if carriers:
+        raise StageFailure(stage, "tampering", f"{label}: your code attached Python state to "
+                           f"{', '.join(carriers[:3])} (attributes or a gradient); objects kept "
+                           "there run code when the evaluator releases the tensor")
 
 
 class _ReferenceSide:
@@ -341,8 +350,11 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
     replay = profile["replayable"]
     result.trials_total = trial_count(req.trials, req.task_id)
     worst = 0.0
-    for k, trial in enumerate(correctness_trials(reference.get_inputs, device, req.input_seed,
-                                                 req.trials, req.task_id)):
+    trials = correctness_trials(reference.get_inputs, device, req.input_seed, req.trials, req.task_id)
+    k = -1
+    # not enumerate(): it keeps the last trial (and its inputs) alive until the next is made
+    while (trial := next(trials, None)) is not None:
+        k += 1
         _settle(device)  # the inputs' generation is the evaluator's time, not the candidate's
         saved = None if replay else clone_inputs(trial.inputs)
         out = _run_candidate(new_model, trial.inputs, guard, device, trial.label, result)
@@ -389,10 +401,15 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
                                      replayable=profile["replayable"],
                                      perturbing=bool(profile.get("perturb_timing_inputs")))
     hooks_before = result.defence_seconds
+
+    def observed(out):
+        check_carried_state(inputs, out, TIMING, "a timed call")
+        sampler.observe(out)
+
     try:
         timing = time_forward(lambda: new_model(*inputs), device,
                               Hooks(around=lambda: guard, before=_accounted(sampler.refresh, result),
-                                    after=_accounted(sampler.observe, result)),
+                                    after=_accounted(observed, result)),
                               trials=trials)
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback) from None
@@ -406,13 +423,16 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
         _check_integrity(snap, TIMING)
     try:
         with _defence(result):
-            expected = {}  # large inputs serve every call: one reference output for both samples
+            expected = {}  # the kept call may be the last: one reference output for both
             for label, used_inputs, out in sampler.samples():
                 if id(used_inputs) not in expected:
                     expected = {id(used_inputs): reference_side.output(used_inputs)}
                 check_output(out, expected[id(used_inputs)], atol=req.atol, rtol=req.rtol,
                              task_id=req.task_id, label=label)
             del expected
+            for label, used_inputs, fingerprint, positions in sampler.checked_calls():
+                _check_fingerprint(req, label, fingerprint, positions,
+                                   reference_side.output(used_inputs))
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback + "; outputs of timed calls must be "
                            "computed by those calls") from None
@@ -433,6 +453,21 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     if kernels is not None:
         with _defence(result):
             _record_kernels(req, reference_side, new_model, inputs, sampler, guard, device, snap, result, kernels)
+
+
+def _check_fingerprint(req, label: str, fingerprint, positions, expected) -> None:
+    """A timed call's output at the secret positions against the reference's there, under the
+    tolerance the whole output would get."""
+    if fingerprint is None:
+        raise StageFailure(CORRECTNESS, "not_a_tensor", f"{label}: the output was not plain "
+                           "tensors of the shapes the first timed call returned")
+    refs = as_tensors(expected, "reference")
+    if len(refs) != len(fingerprint) or any(r.dim() != len(idx) for r, idx in zip(refs, positions)):
+        raise StageFailure(CORRECTNESS, "shape_mismatch", f"{label}: output shapes differ from "
+                           "the reference's")
+    for got, ref, idx in zip(fingerprint, refs, positions):
+        atol, rtol = tolerances(req.task_id, ref, req.atol, req.rtol)
+        check_output(got, ref[idx], atol=atol, rtol=rtol, label=label)
 
 
 RECORDED_CALLS = 2

@@ -27,6 +27,13 @@ from .inputs import replayable as is_replayable
 # Generating a call's inputs may cost up to this share of the reference's runtime; above it,
 # perturbing (where the profile allows) keeps the timing stage from doubling.
 REGENERATE_MAX_SHARE = 0.25
+# Every timed output is fingerprinted (its values at secret positions); this many calls, drawn at
+# random afterwards, are checked against the reference there, besides the kept and the last call:
+# a submission dishonest on a fraction f of the calls (f > 1/2 to move the median) survives with
+# probability below (1 - f)^(CHECKED_CALLS + 1) ~ 3 %.
+FINGERPRINTED = 4096
+CHECKED_CALLS = 4
+POISONED = 1 << 16  # elements of a returned output spoiled before the next call (perturbing)
 
 
 class TimedOutputSampler:
@@ -61,15 +68,23 @@ class TimedOutputSampler:
         self.pick = 1 + secrets.randbelow(planned_calls) if planned_calls else None
         self.kept = None
         self.last = None
+        self.fingerprints = []  # (label, inputs used, values at the secret positions) per call
+        self.positions = None  # per output: one index tensor per dimension
+        self.shapes = None
 
     def refresh(self) -> None:
         """The next call's inputs, in place of the last ones (the same list object)."""
         self.round += 1
         if self.perturbing:
+            # The same input object every call: a kernel could keep its last output and rewrite
+            # only what changed; that output gets spoiled at secret positions first.
+            if self.last is not None:
+                _spoil(self.last[2], self.inputs)
             perturbation.restore(self.undo)
             self.undo = perturbation.perturb(self.inputs, self.key, self.round)
             return
-        self.inputs[:] = self._generated(self.round)
+        self.inputs.clear()  # the last inputs go before the next exist
+        self.inputs.extend(self._generated(self.round))
         if not self.replayable:
             self.current = clone_inputs(self.inputs)
 
@@ -79,6 +94,30 @@ class TimedOutputSampler:
         if self._keeps_this_call():
             self.kept = (f"timed call #{self.calls}", used, _detached_copy(out))
         self.last = (f"last timed call (#{self.calls})", used, out)
+        self.fingerprints.append((f"timed call #{self.calls}", used, self._fingerprint(out)))
+
+    def _fingerprint(self, out):
+        """The output's values at positions drawn (secretly) at the first call; None when the
+        output is not a list of plain tensors of the first call's shapes (its check fails)."""
+        outs = list(out) if isinstance(out, (tuple, list)) else [out]
+        if not all(type(o) is torch.Tensor and o.dim() > 0 and o.numel() > 0 for o in outs):
+            return None
+        if self.positions is None:
+            self.shapes = [o.shape for o in outs]
+            self.positions = [_positions(o.shape, o.device, FINGERPRINTED) for o in outs]
+        if [o.shape for o in outs] != self.shapes:
+            return None
+        return [o[idx] for o, idx in zip(outs, self.positions)]
+
+    def checked_calls(self) -> list:
+        """(label, the inputs that call saw, its fingerprint, the positions) for CHECKED_CALLS
+        calls drawn at random among those the full checks do not cover."""
+        full = {self.calls} | ({int(self.kept[0].rsplit("#", 1)[1])} if self.kept else set())
+        pool = [f for k, f in enumerate(self.fingerprints, 1) if k not in full]
+        drawn = []
+        while pool and len(drawn) < CHECKED_CALLS:
+            drawn.append(pool.pop(self.rng.randrange(len(pool))))
+        return [(label, self._inputs_of(used), fp, self.positions) for label, used, fp in drawn]
 
     def _keeps_this_call(self) -> bool:
         if self.pick is not None:
@@ -119,6 +158,24 @@ class TimedOutputSampler:
 
     def _generated(self, round_: int) -> list:
         return generate(self.get_inputs, self.device, self.seed + round_ - 1)
+
+
+def _positions(shape, device, count: int) -> tuple:
+    """`count` positions (with repeats) in a tensor of `shape`, one index tensor per dimension,
+    drawn from an unobservable seed; indexing with them reads (or writes) those elements in place,
+    whatever the strides."""
+    gen = torch.Generator(device=device).manual_seed(secrets.randbits(62))
+    return tuple(torch.randint(0, size, (count,), generator=gen, device=device) for size in shape)
+
+
+def _spoil(out, inputs: list) -> None:
+    """NaN at POISONED secret positions of each floating output tensor that shares no memory
+    with an input (spoiling a view of an input would write the input)."""
+    storages = {x.untyped_storage().data_ptr() for x in inputs if torch.is_tensor(x)}
+    for o in (list(out) if isinstance(out, (tuple, list)) else [out]):
+        if (type(o) is torch.Tensor and o.is_floating_point() and o.dim() > 0 and o.numel() > 0
+                and o.untyped_storage().data_ptr() not in storages):
+            o[_positions(o.shape, o.device, POISONED)] = float("nan")
 
 
 def _detached_copy(out):
