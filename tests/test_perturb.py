@@ -77,10 +77,12 @@ def test_perturbed_calls_are_replayed_exactly_and_a_pointer_memo_is_stale():
 
 def test_perturbation_is_chosen_only_where_generation_is_costly_and_the_change_shows():
     shows, hidden = (lambda: True), (lambda: False)
-    assert not perturbs(0.06, 2.7, True, shows)  # a 4096² matmul: generating is cheap
-    assert perturbs(3.0, 3.0, True, shows)  # a full-size ReLU
-    assert not perturbs(3.0, 3.0, True, hidden)  # a reduction: regenerate instead
-    assert not perturbs(3.0, 3.0, False, shows)  # inputs that cannot be perturbed
+    big, small = 6 << 30, 1 << 20
+    assert not perturbs(128 << 20, 0.06, 2.7, True, shows)  # a 4096² matmul: generating is cheap
+    assert perturbs(big, 3.0, 3.0, True, shows)  # a full-size ReLU
+    assert not perturbs(big, 3.0, 3.0, True, hidden)  # a reduction: regenerate instead
+    assert not perturbs(big, 3.0, 3.0, False, shows)  # inputs that cannot be perturbed
+    assert not perturbs(small, 0.03, 0.004, True, shows)  # small: always regenerated
 
 
 class RowSum(torch.nn.Module):

@@ -27,7 +27,7 @@ from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
 from .static_check import static_check
-from .timed_inputs import TimedOutputSampler, perturbs
+from .timed_inputs import TimedOutputSampler, input_bytes, perturbs
 from .timing import MIN_TRIALS, Hooks, calls_made, time_forward, trials_for
 
 TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
@@ -60,7 +60,8 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
         profile["replayable"] = replayable(reference.get_inputs, device, req.input_seed)
         with torch.no_grad():
             profile["perturb_timing_inputs"] = perturbs(
-                _generation_ms(reference.get_inputs, device, req.input_seed), timing.median_ms,
+                input_bytes(inputs), _generation_ms(reference.get_inputs, device, req.input_seed),
+                timing.median_ms,
                 perturbation.perturbable(inputs), lambda: _perturbation_visible(req, model, inputs))
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
     return dict(profile, flops=flops, bytes=nbytes, dtype=str(dtype).replace("torch.", ""))

@@ -27,6 +27,7 @@ from .inputs import replayable as is_replayable
 # Generating a call's inputs may cost up to this share of the reference's runtime; above it,
 # perturbing (where the profile allows) keeps the timing stage from doubling.
 REGENERATE_MAX_SHARE = 0.25
+PERTURB_MIN_BYTES = 64 << 20
 # Every timed output is fingerprinted (its values at secret positions); this many calls, drawn at
 # random afterwards, are checked against the reference there, besides the kept and the last call:
 # a submission dishonest on a fraction f of the calls (f > 1/2 to move the median) survives with
@@ -186,10 +187,19 @@ def _detached_copy(out):
     return out  # not a plain tensor: the check reports it
 
 
-def perturbs(generation_ms: float, ref_runtime_ms: float, perturbable: bool, visible) -> bool:
-    """Whether timed calls perturb made-once inputs instead of generating them afresh: only when
-    generating costs more than REGENERATE_MAX_SHARE of the reference's runtime, every input can
-    be perturbed, and `visible()` (one round changes the reference's output beyond tolerance)."""
-    if not ref_runtime_ms or generation_ms <= REGENERATE_MAX_SHARE * ref_runtime_ms:
+def perturbs(nbytes: int, generation_ms: float, ref_runtime_ms: float, perturbable: bool,
+             visible) -> bool:
+    """Whether timed calls perturb made-once inputs instead of generating them afresh: only for
+    inputs of at least PERTURB_MIN_BYTES (smaller ones are regenerated: cheap in absolute terms,
+    and the choice stays the same from run to run) whose generation costs more than
+    REGENERATE_MAX_SHARE of the reference's runtime, when every input can be perturbed and
+    `visible()` (one round changes the reference's output beyond tolerance)."""
+    if nbytes < PERTURB_MIN_BYTES or not ref_runtime_ms:
+        return False
+    if generation_ms <= REGENERATE_MAX_SHARE * ref_runtime_ms:
         return False
     return perturbable and bool(visible())
+
+
+def input_bytes(inputs: list) -> int:
+    return sum(x.numel() * x.element_size() for x in inputs if torch.is_tensor(x))
