@@ -118,11 +118,19 @@ def test_calls_not_checked_in_full_are_checked_at_secret_positions():
     calls = iter(range(1, 13))
     run_calls(sampler, lambda x: x * 2 if next(calls) == 12 else torch.zeros_like(x), 12)
     checked = sampler.checked_calls()
-    assert len(checked) == 4 and len({label for label, *_ in checked}) == 4
-    for label, used, fingerprint, positions in checked:
-        assert "#12" not in label
+    assert len(checked) == 5 and len({label for label, *_ in checked}) == 5
+    assert checked[0][0].startswith("timed call #12 ")  # the last call, at its positions too
+    for label, used, fingerprint, positions, shapes in checked[1:]:
+        assert shapes == [torch.Size([8, 16])]
         assert not torch.allclose(fingerprint[0], (used[0] * 2)[positions[0]])
     honest = TimedOutputSampler(seeded_inputs, [], CPU, seed=2, planned_calls=12)
     run_calls(honest, lambda x: x * 2, 12)
-    for label, used, fingerprint, positions in honest.checked_calls():
+    for label, used, fingerprint, positions, shapes in honest.checked_calls():
         assert torch.equal(fingerprint[0], (used[0] * 2)[positions[0]])
+
+
+def test_scalar_and_empty_outputs_are_fingerprinted_whole():
+    sampler = TimedOutputSampler(seeded_inputs, [], CPU, seed=2, planned_calls=5)
+    run_calls(sampler, lambda x: (x.sum(), x[:0]), 5)
+    for label, used, fingerprint, positions, shapes in sampler.checked_calls():
+        assert torch.equal(fingerprint[0], used[0].sum().reshape(1)) and fingerprint[1].numel() == 0

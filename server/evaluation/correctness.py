@@ -28,7 +28,7 @@ def _fail(error_class: str, feedback: str):
 
 def as_tensors(out, what: str) -> list[torch.Tensor]:
     """Flatten a forward's result to a list of plain tensors; anything else is rejected."""
-    items = list(out) if isinstance(out, (tuple, list)) else [out]
+    items = list(out) if type(out) in (tuple, list) else [out]  # a subclass's __iter__ runs code
     for i, item in enumerate(items):
         if type(item) is not torch.Tensor:  # subclasses can pretend to hold values
             _fail("not_a_tensor", f"{what} output {i} is a {type(item).__name__}, expected a plain "

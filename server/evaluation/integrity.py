@@ -115,17 +115,37 @@ def pin(extra: dict | None = None) -> list:
     return [list(d.items()) for d in _namespace_dicts(extra)]
 
 
-def carried_state(inputs: list, output) -> list[str]:
-    """Inputs and outputs of a call that carry Python state (attributes, a gradient): an object
+def output_items(output) -> list | None:
+    """The tensors of a forward's result, read without running any of its code: a tensor or an
+    exact tuple/list of tensors (a subclass's `__iter__`, or a tensor subclass, would run the
+    submission's code wherever the evaluator reads the result: outside the guard and the timed
+    interval). None for anything else."""
+    items = list(output) if type(output) in (tuple, list) else [output]
+    return items if all(type(x) is torch.Tensor for x in items) else None
+
+
+def carried_state(inputs: list, outputs: list) -> list[str]:
+    """Inputs and output tensors of a call that carry Python state or autograd hooks: an object
     kept there runs code when the evaluator releases the tensor — a generator's `finally`, by
-    reference counting, outside the dispatch guard and before the next call's start event."""
-    outputs = list(output) if isinstance(output, (tuple, list)) else [output]
+    reference counting, outside the dispatch guard and before the next call's start event. Their
+    views' bases and their storages count too."""
     found = []
     for what, items in (("input", inputs), ("output", outputs)):
         for i, x in enumerate(items):
-            if torch.is_tensor(x) and (vars(x) or x.grad is not None):
+            if torch.is_tensor(x) and _carries(x):
                 found.append(f"{what} {i}")
     return found
+
+
+def _carries(x: torch.Tensor) -> bool:
+    for t in (x, x._base) if x._base is not None else (x,):
+        if (vars(t) or t.grad is not None or t.requires_grad or t.grad_fn is not None
+                or t._backward_hooks or getattr(t, "_post_accumulate_grad_hooks", None)):
+            return True
+        storage = t.untyped_storage()
+        if getattr(storage, "__dict__", None):
+            return True
+    return False
 
 
 def stop_cyclic_collection() -> None:

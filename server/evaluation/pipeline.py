@@ -27,7 +27,7 @@ from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
 from .static_check import static_check
-from .timed_inputs import TimedOutputSampler, input_bytes, perturbs
+from .timed_inputs import TimedOutputSampler, gather, input_bytes, perturbs
 from .timing import MIN_TRIALS, Hooks, calls_made, time_forward, trials_for
 
 TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
@@ -309,16 +309,26 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
                                + describe_exception(exc, file)) from None
     if guard.violation is not None:
         raise StageFailure(CORRECTNESS, "forbidden_op", str(guard.violation))
-    check_carried_state(inputs, out, CORRECTNESS, label)
+    check_returned(inputs, out, CORRECTNESS, label)
     return out
 
 
-def check_carried_state(inputs: list, out, stage: str, label: str) -> None:
-    carriers = integrity.carried_state(inputs, out)
+def check_returned(inputs: list, out, stage: str, label: str) -> None:
+    """What a call returned and left behind, before anything reads it: plain tensors (exact
+    types) carrying no Python state, nor its inputs."""
+    outputs = integrity.output_items(out)
+    if outputs is None:
+        kinds = ", ".join(sorted({type(x).__name__ for x in
+                                  ([out] if type(out) not in (tuple, list) else list(out))}))
+        raise StageFailure(stage, "not_a_tensor", f"{label}: forward returned {type(out).__name__}"
+                           f" ({kinds}); return a torch.Tensor or a tuple or list of plain "
+                           "torch.Tensor (subclasses run code where the evaluator reads them)")
+    carriers = integrity.carried_state(inputs, outputs)
     if carriers:
         raise StageFailure(stage, "tampering", f"{label}: your code attached Python state to "
-                           f"{', '.join(carriers[:3])} (attributes or a gradient); objects kept "
-                           "there run code when the evaluator releases the tensor")
+                           f"{', '.join(carriers[:3])} (attributes, autograd state or hooks, on "
+                           "the tensor, its base or its storage); objects kept there run code "
+                           "when the evaluator releases the tensor")
 
 
 class _ReferenceSide:
@@ -404,7 +414,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     hooks_before = result.defence_seconds
 
     def observed(out):
-        check_carried_state(inputs, out, TIMING, "a timed call")
+        check_returned(inputs, out, TIMING, "a timed call")
         sampler.observe(out)
 
     try:
@@ -431,8 +441,8 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
                 check_output(out, expected[id(used_inputs)], atol=req.atol, rtol=req.rtol,
                              task_id=req.task_id, label=label)
             del expected
-            for label, used_inputs, fingerprint, positions in sampler.checked_calls():
-                _check_fingerprint(req, label, fingerprint, positions,
+            for label, used_inputs, fingerprint, positions, shapes in sampler.checked_calls():
+                _check_fingerprint(req, label, fingerprint, positions, shapes,
                                    reference_side.output(used_inputs))
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback + "; outputs of timed calls must be "
@@ -456,19 +466,16 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
             _record_kernels(req, reference_side, new_model, inputs, sampler, guard, device, snap, result, kernels)
 
 
-def _check_fingerprint(req, label: str, fingerprint, positions, expected) -> None:
+def _check_fingerprint(req, label: str, fingerprint, positions, shapes, expected) -> None:
     """A timed call's output at the secret positions against the reference's there, under the
     tolerance the whole output would get."""
-    if fingerprint is None:
-        raise StageFailure(CORRECTNESS, "not_a_tensor", f"{label}: the output was not plain "
-                           "tensors of the shapes the first timed call returned")
     refs = as_tensors(expected, "reference")
-    if len(refs) != len(fingerprint) or any(r.dim() != len(idx) for r, idx in zip(refs, positions)):
-        raise StageFailure(CORRECTNESS, "shape_mismatch", f"{label}: output shapes differ from "
-                           "the reference's")
+    if fingerprint is None or [r.shape for r in refs] != shapes:
+        raise StageFailure(CORRECTNESS, "shape_mismatch", f"{label}: output shapes "
+                           f"{shapes} differ from the reference's {[tuple(r.shape) for r in refs]}")
     for got, ref, idx in zip(fingerprint, refs, positions):
         atol, rtol = tolerances(req.task_id, ref, req.atol, req.rtol)
-        check_output(got, ref[idx], atol=atol, rtol=rtol, label=label)
+        check_output(got, gather(ref, idx), atol=atol, rtol=rtol, label=label)
 
 
 RECORDED_CALLS = 2

@@ -90,35 +90,40 @@ class TimedOutputSampler:
             self.current = clone_inputs(self.inputs)
 
     def observe(self, out) -> None:
+        """After each call (its output already checked to be plain tensors): fingerprint it and
+        maybe keep a copy, before the previous output is released (releasing an object runs
+        whatever the submission may have attached to it)."""
         self.calls += 1
         used = self.round if self.replayable or self.perturbing else self.current
+        self.fingerprints.append((f"timed call #{self.calls} (sampled positions)", used,
+                                  self._fingerprint(out)))
         if self._keeps_this_call():
             self.kept = (f"timed call #{self.calls}", used, _detached_copy(out))
         self.last = (f"last timed call (#{self.calls})", used, out)
-        self.fingerprints.append((f"timed call #{self.calls}", used, self._fingerprint(out)))
 
     def _fingerprint(self, out):
         """The output's values at positions drawn (secretly) at the first call; None when the
-        output is not a list of plain tensors of the first call's shapes (its check fails)."""
-        outs = list(out) if isinstance(out, (tuple, list)) else [out]
-        if not all(type(o) is torch.Tensor and o.dim() > 0 and o.numel() > 0 for o in outs):
+        output does not have the first call's shapes (its check fails)."""
+        outs = _items(out)
+        if outs is None:
             return None
         if self.positions is None:
             self.shapes = [o.shape for o in outs]
             self.positions = [_positions(o.shape, o.device, FINGERPRINTED) for o in outs]
         if [o.shape for o in outs] != self.shapes:
             return None
-        return [o[idx] for o, idx in zip(outs, self.positions)]
+        return [gather(o, idx) for o, idx in zip(outs, self.positions)]
 
     def checked_calls(self) -> list:
-        """(label, the inputs that call saw, its fingerprint, the positions) for CHECKED_CALLS
-        calls drawn at random among those the full checks do not cover."""
-        full = {self.calls} | ({int(self.kept[0].rsplit("#", 1)[1])} if self.kept else set())
-        pool = [f for k, f in enumerate(self.fingerprints, 1) if k not in full]
-        drawn = []
-        while pool and len(drawn) < CHECKED_CALLS:
+        """(label, the inputs that call saw, its fingerprint, the positions, the shapes) for the
+        last call and CHECKED_CALLS calls drawn at random among the others but the kept one."""
+        kept = int(self.kept[0].rsplit("#", 1)[1]) if self.kept else None
+        pool = [f for k, f in enumerate(self.fingerprints[:-1], 1) if k != kept]
+        drawn = self.fingerprints[-1:]
+        while pool and len(drawn) < CHECKED_CALLS + 1:
             drawn.append(pool.pop(self.rng.randrange(len(pool))))
-        return [(label, self._inputs_of(used), fp, self.positions) for label, used, fp in drawn]
+        return [(label, self._inputs_of(used), fp, self.positions, self.shapes)
+                for label, used, fp in drawn]
 
     def _keeps_this_call(self) -> bool:
         if self.pick is not None:
@@ -161,30 +166,46 @@ class TimedOutputSampler:
         return generate(self.get_inputs, self.device, self.seed + round_ - 1)
 
 
-def _positions(shape, device, count: int) -> tuple:
+def _items(out) -> list | None:
+    """The tensors of an output without running any of its code (exact types only)."""
+    items = list(out) if type(out) in (tuple, list) else [out]
+    return items if all(type(o) is torch.Tensor for o in items) else None
+
+
+def _positions(shape, device, count: int) -> tuple | None:
     """`count` positions (with repeats) in a tensor of `shape`, one index tensor per dimension,
     drawn from an unobservable seed; indexing with them reads (or writes) those elements in place,
-    whatever the strides."""
+    whatever the strides. None for a tensor without elements or dimensions."""
+    if not len(shape) or 0 in shape:
+        return None
     gen = torch.Generator(device=device).manual_seed(secrets.randbits(62))
     return tuple(torch.randint(0, size, (count,), generator=gen, device=device) for size in shape)
+
+
+def gather(t: torch.Tensor, positions) -> torch.Tensor:
+    """A copy of t's values at `positions` (all of a 0-dim tensor; none of an empty one)."""
+    if positions is None:
+        return t.reshape(-1).clone()
+    return t[positions]
 
 
 def _spoil(out, inputs: list) -> None:
     """NaN at POISONED secret positions of each floating output tensor that shares no memory
     with an input (spoiling a view of an input would write the input)."""
     storages = {x.untyped_storage().data_ptr() for x in inputs if torch.is_tensor(x)}
-    for o in (list(out) if isinstance(out, (tuple, list)) else [out]):
-        if (type(o) is torch.Tensor and o.is_floating_point() and o.dim() > 0 and o.numel() > 0
+    for o in _items(out) or []:
+        positions = _positions(o.shape, o.device, POISONED)
+        if (o.is_floating_point() and positions is not None
                 and o.untyped_storage().data_ptr() not in storages):
-            o[_positions(o.shape, o.device, POISONED)] = float("nan")
+            o[positions] = float("nan")
 
 
 def _detached_copy(out):
-    if torch.is_tensor(out) and type(out) is torch.Tensor:
-        return out.clone()
-    if isinstance(out, (tuple, list)):
-        return type(out)(_detached_copy(o) for o in out)
-    return out  # not a plain tensor: the check reports it
+    items = _items(out)
+    if items is None:
+        return out  # not plain tensors: the check reports it
+    copies = [o.clone() for o in items]
+    return copies[0] if type(out) not in (tuple, list) else type(out)(copies)
 
 
 def perturbs(nbytes: int, generation_ms: float, ref_runtime_ms: float, perturbable: bool,
