@@ -117,7 +117,7 @@ def test_calls_not_checked_in_full_are_checked_at_secret_positions():
     sampler = TimedOutputSampler(seeded_inputs, [], CPU, seed=2, planned_calls=12)
     calls = iter(range(1, 13))
     run_calls(sampler, lambda x: x * 2 if next(calls) == 12 else torch.zeros_like(x), 12)
-    checked = sampler.checked_calls()
+    checked = list(sampler.checked_calls())
     assert len(checked) == 5 and len({label for label, *_ in checked}) == 5
     assert checked[0][0].startswith("timed call #12 ")  # the last call, at its positions too
     for label, used, fingerprint, positions, shapes in checked[1:]:

@@ -444,6 +444,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
             for label, used_inputs, fingerprint, positions, shapes in sampler.checked_calls():
                 _check_fingerprint(req, label, fingerprint, positions, shapes,
                                    reference_side.output(used_inputs))
+                del used_inputs
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback + "; outputs of timed calls must be "
                            "computed by those calls") from None

@@ -114,16 +114,17 @@ class TimedOutputSampler:
             return None
         return [gather(o, idx) for o, idx in zip(outs, self.positions)]
 
-    def checked_calls(self) -> list:
+    def checked_calls(self):
         """(label, the inputs that call saw, its fingerprint, the positions, the shapes) for the
-        last call and CHECKED_CALLS calls drawn at random among the others but the kept one."""
+        last call and CHECKED_CALLS calls drawn at random among the others but the kept one;
+        each call's inputs are made when it is reached (one set at a time: 6 GiB at full size)."""
         kept = int(self.kept[0].rsplit("#", 1)[1]) if self.kept else None
         pool = [f for k, f in enumerate(self.fingerprints[:-1], 1) if k != kept]
         drawn = self.fingerprints[-1:]
         while pool and len(drawn) < CHECKED_CALLS + 1:
             drawn.append(pool.pop(self.rng.randrange(len(pool))))
-        return [(label, self._inputs_of(used), fp, self.positions, self.shapes)
-                for label, used, fp in drawn]
+        for label, used, fp in drawn:
+            yield label, self._inputs_of(used), fp, self.positions, self.shapes
 
     def _keeps_this_call(self) -> bool:
         if self.pick is not None:
