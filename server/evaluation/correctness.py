@@ -26,9 +26,22 @@ def _fail(error_class: str, feedback: str):
     raise StageFailure(CORRECTNESS, error_class, feedback)
 
 
+def items_of(out) -> list:
+    """A forward's result as a list, read without running any of its code: only an exact tuple or
+    list is taken apart (a subclass's `__iter__` would run the submission's code wherever the
+    evaluator reads the result: outside the guard and the timed interval)."""
+    return list(out) if type(out) in (tuple, list) else [out]
+
+
+def output_items(out) -> list | None:
+    """The plain tensors of a result (exact types only), or None when it holds anything else."""
+    items = items_of(out)
+    return items if all(type(x) is torch.Tensor for x in items) else None
+
+
 def as_tensors(out, what: str) -> list[torch.Tensor]:
     """Flatten a forward's result to a list of plain tensors; anything else is rejected."""
-    items = list(out) if type(out) in (tuple, list) else [out]  # a subclass's __iter__ runs code
+    items = items_of(out)
     for i, item in enumerate(items):
         if type(item) is not torch.Tensor:  # subclasses can pretend to hold values
             _fail("not_a_tensor", f"{what} output {i} is a {type(item).__name__}, expected a plain "

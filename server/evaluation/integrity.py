@@ -115,15 +115,6 @@ def pin(extra: dict | None = None) -> list:
     return [list(d.items()) for d in _namespace_dicts(extra)]
 
 
-def output_items(output) -> list | None:
-    """The tensors of a forward's result, read without running any of its code: a tensor or an
-    exact tuple/list of tensors (a subclass's `__iter__`, or a tensor subclass, would run the
-    submission's code wherever the evaluator reads the result: outside the guard and the timed
-    interval). None for anything else."""
-    items = list(output) if type(output) in (tuple, list) else [output]
-    return items if all(type(x) is torch.Tensor for x in items) else None
-
-
 def carried_state(inputs: list, outputs: list) -> list[str]:
     """Inputs and output tensors of a call that carry Python state or autograd hooks: an object
     kept there runs code when the evaluator releases the tensor — a generator's `finally`, by

@@ -18,7 +18,8 @@ import torch
 from . import fused_compare, integrity, provenance, roofline
 from . import perturb as perturbation
 from .correctness import (as_tensors, check_deterministic, check_inputs_unchanged, check_output, clone_inputs,
-                          pristine_state, reference_output, restore, tolerances)
+                          items_of, output_items, pristine_state, reference_output, restore,
+                          tolerances)
 from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
 from .inputs import correctness_trials, generate, replayable, trial_count
@@ -284,8 +285,7 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
     try:
         with guard:
             out = model(*inputs)
-        if device.type == "cuda":
-            torch.cuda.synchronize(device)  # asynchronous kernel faults surface here
+        _settle(device)  # asynchronous kernel faults surface here
     except ForbiddenOperation as exc:
         if guard.violation is None:  # raised by the candidate itself, not by the guard
             raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: forward raised "
@@ -316,10 +316,9 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
 def check_returned(inputs: list, out, stage: str, label: str) -> None:
     """What a call returned and left behind, before anything reads it: plain tensors (exact
     types) carrying no Python state, nor its inputs."""
-    outputs = integrity.output_items(out)
+    outputs = output_items(out)
     if outputs is None:
-        kinds = ", ".join(sorted({type(x).__name__ for x in
-                                  ([out] if type(out) not in (tuple, list) else list(out))}))
+        kinds = ", ".join(sorted({type(x).__name__ for x in items_of(out)}))
         raise StageFailure(stage, "not_a_tensor", f"{label}: forward returned {type(out).__name__}"
                            f" ({kinds}); return a torch.Tensor or a tuple or list of plain "
                            "torch.Tensor (subclasses run code where the evaluator reads them)")
@@ -434,17 +433,21 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
         _check_integrity(snap, TIMING)
     try:
         with _defence(result):
-            expected = {}  # the kept call may be the last: one reference output for both
+            # One reference output per input set: the kept call may be the last, and the last
+            # call's fingerprint is checked on the inputs its full check made (last in the loop).
+            expected = {}
             for label, used_inputs, out in sampler.samples():
                 if id(used_inputs) not in expected:
                     expected = {id(used_inputs): reference_side.output(used_inputs)}
                 check_output(out, expected[id(used_inputs)], atol=req.atol, rtol=req.rtol,
                              task_id=req.task_id, label=label)
-            del expected
             for label, used_inputs, fingerprint, positions, shapes in sampler.checked_calls():
+                reference = expected.pop(id(used_inputs), None)
                 _check_fingerprint(req, label, fingerprint, positions, shapes,
-                                   reference_side.output(used_inputs))
-                del used_inputs
+                                   reference if reference is not None
+                                   else reference_side.output(used_inputs))
+                del used_inputs, reference
+            del expected
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback + "; outputs of timed calls must be "
                            "computed by those calls") from None

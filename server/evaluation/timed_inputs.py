@@ -20,7 +20,7 @@ import secrets
 import torch
 
 from . import perturb as perturbation
-from .correctness import check_inputs_unchanged, clone_inputs
+from .correctness import check_inputs_unchanged, clone_inputs, output_items
 from .inputs import generate
 from .inputs import replayable as is_replayable
 
@@ -72,6 +72,7 @@ class TimedOutputSampler:
         self.fingerprints = []  # (label, inputs used, values at the secret positions) per call
         self.positions = None  # per output: one index tensor per dimension
         self.shapes = None
+        self.replayed_last = None  # the last call's inputs as samples() made them again
 
     def refresh(self) -> None:
         """The next call's inputs, in place of the last ones (the same list object)."""
@@ -104,7 +105,7 @@ class TimedOutputSampler:
     def _fingerprint(self, out):
         """The output's values at positions drawn (secretly) at the first call; None when the
         output does not have the first call's shapes (its check fails)."""
-        outs = _items(out)
+        outs = output_items(out)
         if outs is None:
             return None
         if self.positions is None:
@@ -123,8 +124,11 @@ class TimedOutputSampler:
         drawn = self.fingerprints[-1:]
         while pool and len(drawn) < CHECKED_CALLS + 1:
             drawn.append(pool.pop(self.rng.randrange(len(pool))))
-        for label, used, fp in drawn:
-            yield label, self._inputs_of(used), fp, self.positions, self.shapes
+        for k, (label, used, fp) in enumerate(drawn):
+            replayed = self.replayed_last if k == 0 and self.replayed_last is not None else None
+            self.replayed_last = None
+            yield (label, replayed if replayed is not None else self._inputs_of(used), fp,
+                   self.positions, self.shapes)
 
     def _keeps_this_call(self) -> bool:
         if self.pick is not None:
@@ -137,6 +141,7 @@ class TimedOutputSampler:
         if self.last is None:
             return []
         last_inputs = self._inputs_of(self.last[1])
+        self.replayed_last = last_inputs  # the last call's fingerprint check uses them again
         check_inputs_unchanged(self.inputs, last_inputs, "timed calls")
         samples = [(self.last[0], last_inputs, self.last[2])]
         if self.kept is not None:
@@ -167,12 +172,6 @@ class TimedOutputSampler:
         return generate(self.get_inputs, self.device, self.seed + round_ - 1)
 
 
-def _items(out) -> list | None:
-    """The tensors of an output without running any of its code (exact types only)."""
-    items = list(out) if type(out) in (tuple, list) else [out]
-    return items if all(type(o) is torch.Tensor for o in items) else None
-
-
 def _positions(shape, device, count: int) -> tuple | None:
     """`count` positions (with repeats) in a tensor of `shape`, one index tensor per dimension,
     drawn from an unobservable seed; indexing with them reads (or writes) those elements in place,
@@ -194,7 +193,7 @@ def _spoil(out, inputs: list) -> None:
     """NaN at POISONED secret positions of each floating output tensor that shares no memory
     with an input (spoiling a view of an input would write the input)."""
     storages = {x.untyped_storage().data_ptr() for x in inputs if torch.is_tensor(x)}
-    for o in _items(out) or []:
+    for o in output_items(out) or []:
         positions = _positions(o.shape, o.device, POISONED)
         if (o.is_floating_point() and positions is not None
                 and o.untyped_storage().data_ptr() not in storages):
@@ -202,7 +201,7 @@ def _spoil(out, inputs: list) -> None:
 
 
 def _detached_copy(out):
-    items = _items(out)
+    items = output_items(out)
     if items is None:
         return out  # not plain tensors: the check reports it
     copies = [o.clone() for o in items]

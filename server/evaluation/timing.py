@@ -14,8 +14,8 @@ not assumed: the host's own issued-to-settled tail with nothing left running, ca
 spin kernel. Work queued on the stream between the end event and `issued` (code running there,
 e.g. a finalizer; the evaluator also stops cyclic garbage collection) shows as the end event
 reaching `issued` later than the host did, and is counted the same way. Submissions may not use
-streams of their own (static check): that work would not be ordered after the start event. Trials continue until a time budget or a trial cap; the median is
-robust to stragglers.
+streams of their own (static check): that work would not be ordered after the start event.
+Trials continue until a time budget or a trial cap; the median is robust to stragglers.
 On the CPU evaluator wall-clock times are taken but are not meaningful (Triton is interpreted).
 """
 
