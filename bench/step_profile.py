@@ -39,9 +39,12 @@ WATCHED = [  # (file suffix, function): the evaluator's building blocks
     ("correctness.py", "restore"), ("correctness.py", "_check_normalization"),
     ("correctness.py", "tolerances"), ("timing.py", "time_forward"), ("timing.py", "interval"),
     ("timing.py", "settle_tail_ms"), ("timing.py", "spin_cycles_per_s"),
-    ("timed_inputs.py", "refresh"), ("timed_inputs.py", "observe"), ("timed_inputs.py", "samples"),
+    ("timed_inputs.py", "refresh"), ("timed_inputs.py", "observe"), ("timed_inputs.py", "checks"),
     ("pipeline.py", "_record_kernels"), ("loading.py", "load_candidate"),
     ("loading.py", "build_models"), ("static_check.py", "static_check"),
+    ("integrity.py", "fingerprint"), ("integrity.py", "changed"), ("integrity.py", "child_processes"),
+    ("perturb.py", "perturb"), ("perturb.py", "restore"), ("timed_inputs.py", "_spoil"),
+    ("timed_inputs.py", "_inputs_of"), ("pipeline.py", "_check_fingerprint"),
 ]
 
 

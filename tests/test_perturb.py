@@ -23,6 +23,7 @@ def test_a_round_changes_a_bounded_set_of_positions_and_is_undone_exactly():
     inputs = generate(big_inputs, CPU, 0)
     original = [x.clone() for x in inputs]
     undo = perturb.perturb(inputs, key=12345, round_=1)
+    assert all(w.unique().numel() == w.numel() == perturb.PERTURBED for _, w, _ in undo)
     for x, o in zip(inputs, original):
         assert 0 < int((x != o).sum()) <= perturb.PERTURBED
         assert set(x.unique().tolist()) <= set(o.unique().tolist())  # values of the task's own
@@ -68,11 +69,13 @@ def test_perturbed_calls_are_replayed_exactly_and_a_pointer_memo_is_stale():
     for x in seen:  # each round changes the made-once input, not the round before's
         assert 0 < int((x != origin[0]).sum()) <= perturb.PERTURBED
     assert not set(seeds) & {sampler.origin_seed, sampler.seed}
-    kept, last = sampler.samples()
-    assert torch.equal(last[1][0], seen[-1])
-    call = int(kept[0].split("#")[1])
-    assert torch.equal(kept[1][0], seen[call - 1])
-    assert not torch.equal(last[2], last[1][0] * 2)  # the memo's output is stale
+    checks = iter(sampler.checks())
+    last = next(checks)
+    assert torch.equal(last.inputs[0], seen[-1])
+    assert not torch.equal(last.output, last.inputs[0] * 2)  # the memo's output is stale
+    for check in checks:  # the rounds derived in place from one trusted copy, one at a time
+        call = int(check.label.split("#")[1].split()[0].rstrip(")"))
+        assert torch.equal(check.inputs[0], seen[call - 1]), check.label
 
 
 def test_perturbation_is_chosen_only_where_generation_is_costly_and_the_change_shows():

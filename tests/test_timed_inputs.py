@@ -9,7 +9,7 @@ import torch
 
 from server.evaluation.stages import StageFailure
 from server.evaluation.inputs import generate
-from server.evaluation.timed_inputs import TimedOutputSampler
+from server.evaluation.timed_inputs import FINGERPRINTED, TimedOutputSampler
 
 CPU = torch.device("cpu")
 
@@ -29,6 +29,19 @@ def run_calls(sampler, forward, calls: int) -> None:
         sampler.observe(forward(*sampler.inputs))
 
 
+def full_checks(sampler) -> list:
+    """(label, a copy of the inputs, output) of the checks in full (the last call's, the kept
+    call's), taken as the pipeline takes them: one input set at a time."""
+    return [(c.label, [x.clone() for x in c.inputs], c.output)
+            for c in sampler.checks() if c.positions is None]
+
+
+def position_checks(sampler) -> list:
+    """(label, a copy of the inputs, fingerprint, positions, shapes) of the checks at positions."""
+    return [(c.label, [x.clone() for x in c.inputs], c.output, c.positions, c.shapes)
+            for c in sampler.checks() if c.positions is not None]
+
+
 @pytest.mark.parametrize("get_inputs, replayable", [(seeded_inputs, True), (unseeded_inputs, False)])
 def test_every_call_gets_fresh_inputs_and_samples_pair_each_output_with_its_inputs(get_inputs, replayable):
     inputs = get_inputs()
@@ -37,11 +50,11 @@ def test_every_call_gets_fresh_inputs_and_samples_pair_each_output_with_its_inpu
     seen = []
     run_calls(sampler, lambda x: seen.append(x.clone()) or x * 2, 30)
     assert all(not torch.equal(a, b) for a, b in zip(seen, seen[1:]))  # fresh every call
-    samples = sampler.samples()
-    assert len(samples) == 2 and samples[-1][0] == "last timed call (#30)"
+    samples = full_checks(sampler)
+    assert len(samples) == 2 and samples[0][0] == "last timed call (#30)"
     for _, used, out in samples:
         assert torch.equal(out, used[0] * 2)
-    assert torch.equal(samples[-1][1][0], seen[-1])
+    assert torch.equal(samples[0][1][0], seen[-1])
 
 
 def test_an_output_memoised_by_pointer_is_recomputed_or_stale_in_the_samples():
@@ -56,7 +69,7 @@ def test_an_output_memoised_by_pointer_is_recomputed_or_stale_in_the_samples():
         return memo.setdefault(x.data_ptr(), x * 2)
 
     run_calls(sampler, forward, 40)
-    for label, used, out in sampler.samples():
+    for label, used, out in full_checks(sampler):
         call = int(label.split("#")[1].rstrip(")"))
         assert torch.equal(out, used[0] * 2) is not hits[call - 1], label
 
@@ -66,7 +79,7 @@ def test_writing_into_the_inputs_shows_at_the_end():
     sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=1)
     run_calls(sampler, lambda x: x.mul_(2), 3)
     with pytest.raises(StageFailure) as failure:
-        sampler.samples()
+        full_checks(sampler)
     assert failure.value.error_class == "input_mutated"
 
 
@@ -90,7 +103,7 @@ def test_every_call_sees_its_own_inputs_with_the_tasks_structure_and_an_unrelate
     assert all(torch.equal(x, torch.tril(x)) for x in seen)
     assert all(not torch.equal(a, b) for a, b in zip(seen, seen[1:]))
     assert not set(seeds) & {sampler.seed + k for k in range(-2, 10)}
-    kept, last = sampler.samples()
+    last, kept = full_checks(sampler)
     assert torch.equal(last[1][0], seen[-1]) and sampler.inputs is inputs
     call = int(kept[0].split("#")[1])
     assert torch.equal(kept[1][0], seen[call - 1]) and torch.equal(kept[2], seen[call - 1] * 2)
@@ -101,7 +114,7 @@ def test_with_the_call_count_known_the_call_drawn_ahead_is_the_one_kept():
     sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=3, planned_calls=40)
     assert 1 <= sampler.pick <= 40
     run_calls(sampler, lambda x: x * 2, 40)
-    label, used, out = sampler.samples()[0]
+    label, used, out = full_checks(sampler)[1]
     assert label == f"timed call #{sampler.pick}" and torch.equal(out, used[0] * 2)
 
 
@@ -117,20 +130,22 @@ def test_calls_not_checked_in_full_are_checked_at_secret_positions():
     sampler = TimedOutputSampler(seeded_inputs, [], CPU, seed=2, planned_calls=12)
     calls = iter(range(1, 13))
     run_calls(sampler, lambda x: x * 2 if next(calls) == 12 else torch.zeros_like(x), 12)
-    checked = list(sampler.checked_calls())
+    checked = position_checks(sampler)
     assert len(checked) == 5 and len({label for label, *_ in checked}) == 5
     assert checked[0][0].startswith("timed call #12 ")  # the last call, at its positions too
+    kept = int(full_checks(sampler)[1][0].split("#")[1])
     for label, used, fingerprint, positions, shapes in checked[1:]:
-        assert shapes == [torch.Size([8, 16])]
-        assert not torch.allclose(fingerprint[0], (used[0] * 2)[positions[0]])
+        assert shapes == [torch.Size([8, 16])] and f"#{kept} " not in label
+        assert not torch.allclose(fingerprint[0], torch.take(used[0] * 2, positions[0]))
     honest = TimedOutputSampler(seeded_inputs, [], CPU, seed=2, planned_calls=12)
     run_calls(honest, lambda x: x * 2, 12)
-    for label, used, fingerprint, positions, shapes in honest.checked_calls():
-        assert torch.equal(fingerprint[0], (used[0] * 2)[positions[0]])
+    for label, used, fingerprint, positions, shapes in position_checks(honest):
+        assert torch.equal(fingerprint[0], torch.take(used[0] * 2, positions[0]))
 
 
 def test_scalar_and_empty_outputs_are_fingerprinted_whole():
     sampler = TimedOutputSampler(seeded_inputs, [], CPU, seed=2, planned_calls=5)
     run_calls(sampler, lambda x: (x.sum(), x[:0]), 5)
-    for label, used, fingerprint, positions, shapes in sampler.checked_calls():
-        assert torch.equal(fingerprint[0], used[0].sum().reshape(1)) and fingerprint[1].numel() == 0
+    for label, used, fingerprint, positions, shapes in position_checks(sampler):
+        assert torch.equal(fingerprint[0], used[0].sum().expand(FINGERPRINTED))
+        assert fingerprint[1].numel() == 0 and positions[1] is None

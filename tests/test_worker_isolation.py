@@ -11,6 +11,7 @@ import torch
 
 from server.evaluation import integrity
 from server.evaluation.children import describe_death, run_in_child
+from server.evaluation.stages import StageFailure
 from server.evaluators import CpuEvaluator
 from tests.conftest import BUNDLED, kernel_source
 
@@ -143,6 +144,28 @@ def test_the_fingerprint_changes_with_any_watched_binding():
             else:
                 delattr(owner, name)
     assert integrity.fingerprint() == before
+
+
+def test_a_legitimate_change_moves_the_baseline_and_a_later_patch_is_still_seen(monkeypatch):
+    """After a change the exact comparison accepts (private state CUDA rebinds when it starts),
+    the next check is the fast one again; a patch made after it is still caught."""
+    from server.evaluation.pipeline import _SNAPSHOT_EXTRAS, _check_integrity
+    extra = {}
+    snap = dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra,
+                children=integrity.child_processes(), fingerprint=integrity.fingerprint(extra),
+                pinned=integrity.pin(extra))
+    assert set(_SNAPSHOT_EXTRAS) <= set(snap)
+    monkeypatch.setattr(torch.cuda, "_kernel_env_private_flag", object(), raising=False)
+    comparisons = []
+    monkeypatch.setattr(integrity, "changed", lambda *a: comparisons.append(1) or [])
+    _check_integrity(snap, "timing")
+    _check_integrity(snap, "timing")
+    assert comparisons == [1]  # the second check took the fast path
+    monkeypatch.undo()
+    monkeypatch.setattr(torch, "softmax", lambda *a, **k: None)
+    with pytest.raises(StageFailure) as failure:
+        _check_integrity(snap, "timing")
+    assert failure.value.error_class == "tampering" and "torch.softmax" in failure.value.feedback
 
 
 @pytest.fixture(scope="module")

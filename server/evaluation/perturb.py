@@ -28,20 +28,38 @@ def perturbable(inputs: list) -> bool:
 
 def perturb(inputs: list, key: int, round_: int) -> list:
     """Apply round `round_`'s change in place; returns what undoes it. The same key and round
-    give the same change (positions are made unique, so the scatter is deterministic)."""
+    give the same change. Positions are unique by construction (one in each of PERTURBED equal
+    blocks of the flat tensor, at a random offset within it), so the scatter is deterministic
+    and nothing waits for the device (torch.unique would): a few launches a tensor, since this
+    runs before every timed call."""
     undo = []
     for i, x in enumerate(inputs):
         if not (torch.is_tensor(x) and x.numel() > 1):
             continue
-        gen = torch.Generator(device=x.device).manual_seed((key + 7919 * round_ + i) % (1 << 62))
-        flat, n = x.view(-1), x.numel()
-        where = torch.unique(torch.randint(0, n, (min(PERTURBED, n),), generator=gen, device=x.device))
-        source = torch.randint(0, n, (where.numel(),), generator=gen, device=x.device)
-        undo.append((flat, where, flat[where]))  # gathered before the scatter, in stream order
-        flat[where] = flat[source]
+        n = x.numel()
+        count = min(PERTURBED, n)
+        gen = _generator(x.device)
+        gen.manual_seed((key + 7919 * round_ + i) % (1 << 62))
+        block = n // count
+        where = torch.arange(0, count * block, block, device=x.device).add_(
+            torch.randint(0, block, (count,), generator=gen, device=x.device))
+        source = torch.randint(0, n, (count,), generator=gen, device=x.device)
+        flat = x.view(-1)
+        undo.append((flat, where, flat.index_select(0, where)))  # read before the scatter
+        flat.index_copy_(0, where, flat.index_select(0, source))
     return undo
 
 
 def restore(undo: list) -> None:
     for flat, where, values in reversed(undo):
-        flat[where] = values
+        flat.index_copy_(0, where, values)
+
+
+_generators: dict = {}  # host-side state only: a kernel writing device memory cannot reach it
+
+
+def _generator(device: torch.device) -> torch.Generator:
+    """One generator per device, reseeded for every use (making one costs more than seeding)."""
+    if device not in _generators:
+        _generators[device] = torch.Generator(device=device)
+    return _generators[device]

@@ -7,14 +7,16 @@ stays triangular). Where generating them costs more than a quarter of the refere
 memory-bound task at full size) and the task's profile showed a perturbation visible in the
 output, the inputs are made once and perturbed before every call instead (perturb.py). torch's
 seed is drawn at random again after every generation: `torch.initial_seed()` inside a call tells
-nothing about its inputs or the next call's. One timed call, chosen uniformly at random from an
-unobservable source, and the last one are kept and checked against the reference afterwards, on
-inputs made again from their seeds (generation is deterministic), so no call pays for a copy of
-its inputs.
+nothing about its inputs or the next call's. Every output is fingerprinted (its values at secret
+positions); afterwards the last call and one kept call, chosen uniformly at random from an
+unobservable source, are checked against the reference in full, and CHECKED_CALLS others at their
+positions, on inputs made again from their seeds or rounds (generation and perturbation are
+deterministic), so no call pays for a copy of its inputs.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 
 import torch
@@ -37,9 +39,22 @@ CHECKED_CALLS = 4
 POISONED = 1 << 16  # elements of a returned output spoiled before the next call (perturbing)
 
 
+@dataclasses.dataclass
+class TimedCheck:
+    """One re-check of a timed call's output: in full (`positions` None) or at its secret
+    positions. Consecutive checks with equal `key` see the same inputs: one reference output
+    serves them."""
+    label: str
+    key: tuple
+    inputs: list
+    output: object  # the call's whole output, or its values at `positions`
+    positions: list | None = None
+    shapes: list | None = None
+
+
 class TimedOutputSampler:
-    """Fresh inputs per timed call and a uniformly random timed call's output kept for checking
-    (reservoir sampling with an unobservable random source)."""
+    """Fresh inputs per timed call, every output fingerprinted, a uniformly random timed call's
+    output kept whole (reservoir sampling with an unobservable random source)."""
 
     def __init__(self, get_inputs, inputs: list, device: torch.device, seed: int,
                  planned_calls: int | None = None, replayable: bool | None = None,
@@ -55,9 +70,13 @@ class TimedOutputSampler:
         self.replayable = (is_replayable(get_inputs, device, self.seed)
                            if replayable is None else replayable)
         self.current = None  # the copy of this call's inputs, when not replayable
+        # Fingerprint and spoiled positions: drawn from a secret seed (host-side state).
+        self.gen = torch.Generator(device=device).manual_seed(secrets.randbits(62))
         # Perturbing: the inputs are made once (copied too when not replayable) and changed
-        # before every call at positions drawn from a secret key.
+        # before every call at positions drawn from a secret key. The re-checked calls' inputs
+        # are derived from one trusted copy made afterwards (`work`), a round at a time.
         self.perturbing, self.saved, self.undo = False, None, []
+        self.work, self.work_undo = None, []
         if perturbing:
             self.inputs[:] = generate(get_inputs, device, self.origin_seed)
             self.perturbing = perturbation.perturbable(self.inputs)
@@ -70,9 +89,8 @@ class TimedOutputSampler:
         self.kept = None
         self.last = None
         self.fingerprints = []  # (label, inputs used, values at the secret positions) per call
-        self.positions = None  # per output: one index tensor per dimension
+        self.positions = None  # per output: indices of its fingerprinted elements
         self.shapes = None
-        self.replayed_last = None  # the last call's inputs as samples() made them again
 
     def refresh(self) -> None:
         """The next call's inputs, in place of the last ones (the same list object)."""
@@ -81,7 +99,7 @@ class TimedOutputSampler:
             # The same input object every call: a kernel could keep its last output and rewrite
             # only what changed; that output gets spoiled at secret positions first.
             if self.last is not None:
-                _spoil(self.last[2], self.inputs)
+                _spoil(self.last[2], self.inputs, self.gen)
             perturbation.restore(self.undo)
             self.undo = perturbation.perturb(self.inputs, self.key, self.round)
             return
@@ -110,45 +128,42 @@ class TimedOutputSampler:
             return None
         if self.positions is None:
             self.shapes = [o.shape for o in outs]
-            self.positions = [_positions(o.shape, o.device, FINGERPRINTED) for o in outs]
+            self.positions = [_positions(o, FINGERPRINTED, self.gen) for o in outs]
         if [o.shape for o in outs] != self.shapes:
             return None
         return [gather(o, idx) for o, idx in zip(outs, self.positions)]
-
-    def checked_calls(self):
-        """(label, the inputs that call saw, its fingerprint, the positions, the shapes) for the
-        last call and CHECKED_CALLS calls drawn at random among the others but the kept one;
-        each call's inputs are made when it is reached (one set at a time: 6 GiB at full size)."""
-        kept = int(self.kept[0].rsplit("#", 1)[1]) if self.kept else None
-        pool = [f for k, f in enumerate(self.fingerprints[:-1], 1) if k != kept]
-        drawn = self.fingerprints[-1:]
-        while pool and len(drawn) < CHECKED_CALLS + 1:
-            drawn.append(pool.pop(self.rng.randrange(len(pool))))
-        for k, (label, used, fp) in enumerate(drawn):
-            replayed = self.replayed_last if k == 0 and self.replayed_last is not None else None
-            self.replayed_last = None
-            yield (label, replayed if replayed is not None else self._inputs_of(used), fp,
-                   self.positions, self.shapes)
 
     def _keeps_this_call(self) -> bool:
         if self.pick is not None:
             return self.calls == self.pick
         return self.rng.random() * self.calls < 1.0  # keeps call k with probability 1/k
 
-    def samples(self) -> list:
-        """(label, the inputs that call saw, its output) for the kept and the last call; the
-        input buffers must still hold the last call's inputs (forward may not write them)."""
+    def checks(self):
+        """The re-checks of the timed calls, one input set at a time (a set may be rewritten in
+        place for the next: use it before asking for the next): first the argument list is shown
+        to still hold the last call's inputs (forward may not write them), then the last call is
+        checked in full and at its positions, the kept call in full, and CHECKED_CALLS calls
+        drawn at random among the others at their positions."""
         if self.last is None:
-            return []
-        last_inputs = self._inputs_of(self.last[1])
-        self.replayed_last = last_inputs  # the last call's fingerprint check uses them again
-        check_inputs_unchanged(self.inputs, last_inputs, "timed calls")
-        samples = [(self.last[0], last_inputs, self.last[2])]
+            return
+        label, used, out = self.last
+        inputs = self._inputs_of(used)
+        check_inputs_unchanged(self.inputs, inputs, "timed calls")
+        yield TimedCheck(label, _key(used), inputs, out)
+        last_label, _, fingerprint = self.fingerprints[-1]
+        yield TimedCheck(last_label, _key(used), inputs, fingerprint, self.positions, self.shapes)
+        kept_call = None
         if self.kept is not None:
             label, used, out = self.kept
-            same = used is self.last[1] or (isinstance(used, int) and used == self.last[1])
-            samples.insert(0, (label, last_inputs if same else self._inputs_of(used), out))
-        return samples
+            kept_call = int(label.rsplit("#", 1)[1])
+            same = _key(used) == _key(self.last[1])
+            yield TimedCheck(label, _key(used), inputs if same else self._inputs_of(used), out)
+        del inputs, out
+        pool = [f for k, f in enumerate(self.fingerprints[:-1], 1) if k != kept_call]
+        for _ in range(min(CHECKED_CALLS, len(pool))):
+            label, used, fingerprint = pool.pop(self.rng.randrange(len(pool)))
+            yield TimedCheck(label, _key(used), self._inputs_of(used), fingerprint,
+                             self.positions, self.shapes)
 
     def next_call_inputs(self) -> list:
         """What the call after `refresh()` sees, made afresh when replayable: for a check after a
@@ -158,46 +173,56 @@ class TimedOutputSampler:
         return clone_inputs(self.inputs)
 
     def _inputs_of(self, used) -> list:
-        """The inputs of round `used` made again (or the copy made for it)."""
+        """The inputs of round `used` made again (or the copy made for it). Perturbing, they are
+        the trusted copy changed to that round in place (a few launches, no 6 GiB generation)."""
         if not isinstance(used, int):
             return used
         if not self.perturbing:
             return self._generated(used)
-        inputs = (generate(self.get_inputs, self.device, self.origin_seed) if self.replayable
-                  else clone_inputs(self.saved))
-        perturbation.perturb(inputs, self.key, used)
-        return inputs
+        if self.work is None:
+            self.work = (generate(self.get_inputs, self.device, self.origin_seed)
+                         if self.replayable else clone_inputs(self.saved))
+        perturbation.restore(self.work_undo)
+        self.work_undo = perturbation.perturb(self.work, self.key, used)
+        return self.work
 
     def _generated(self, round_: int) -> list:
         return generate(self.get_inputs, self.device, self.seed + round_ - 1)
 
 
-def _positions(shape, device, count: int) -> tuple | None:
-    """`count` positions (with repeats) in a tensor of `shape`, one index tensor per dimension,
-    drawn from an unobservable seed; indexing with them reads (or writes) those elements in place,
-    whatever the strides. None for a tensor without elements or dimensions."""
-    if not len(shape) or 0 in shape:
+def _key(used) -> tuple:
+    """The identity of a call's inputs: its round, or the copy made for it."""
+    return ("round", used) if isinstance(used, int) else ("copy", id(used))
+
+
+def _positions(t: torch.Tensor, count: int, gen: torch.Generator) -> torch.Tensor | None:
+    """`count` positions (with repeats) in t, as indices into its elements in logical order
+    (torch.take / Tensor.put_ read and write them whatever the strides, in one launch); None for
+    a tensor without elements."""
+    if t.numel() == 0:
         return None
-    gen = torch.Generator(device=device).manual_seed(secrets.randbits(62))
-    return tuple(torch.randint(0, size, (count,), generator=gen, device=device) for size in shape)
+    return torch.randint(0, t.numel(), (count,), generator=gen, device=t.device)
 
 
 def gather(t: torch.Tensor, positions) -> torch.Tensor:
-    """A copy of t's values at `positions` (all of a 0-dim tensor; none of an empty one)."""
+    """A copy of t's values at `positions` (none of an empty tensor)."""
     if positions is None:
         return t.reshape(-1).clone()
-    return t[positions]
+    return torch.take(t, positions)
 
 
-def _spoil(out, inputs: list) -> None:
+def _spoil(out, inputs: list, gen: torch.Generator) -> None:
     """NaN at POISONED secret positions of each floating output tensor that shares no memory
     with an input (spoiling a view of an input would write the input)."""
     storages = {x.untyped_storage().data_ptr() for x in inputs if torch.is_tensor(x)}
     for o in output_items(out) or []:
-        positions = _positions(o.shape, o.device, POISONED)
-        if (o.is_floating_point() and positions is not None
+        if (o.is_floating_point() and o.numel()
                 and o.untyped_storage().data_ptr() not in storages):
-            o[positions] = float("nan")
+            positions = _positions(o, POISONED, gen)
+            if o.is_contiguous():
+                o.view(-1).index_fill_(0, positions, float("nan"))
+            else:
+                o.put_(positions, torch.full((POISONED,), float("nan"), dtype=o.dtype, device=o.device))
 
 
 def _detached_copy(out):
