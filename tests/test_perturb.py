@@ -55,7 +55,7 @@ def run_calls(sampler, forward, calls: int) -> None:
 
 def test_perturbed_calls_are_replayed_exactly_and_a_pointer_memo_is_stale():
     inputs = []
-    sampler = TimedOutputSampler(big_inputs, inputs, CPU, seed=1, planned_calls=8, perturbing=True)
+    sampler = TimedOutputSampler(big_inputs, inputs, CPU, seed=1, perturbing=True)
     assert sampler.perturbing and inputs  # made once, by the sampler
     origin = [x.clone() for x in inputs]
     seen, seeds, memo = [], [], {}
@@ -125,7 +125,7 @@ def test_rounds_replay_exactly_on_the_gpu():
 def test_a_kept_output_returned_again_is_spoiled_at_secret_positions():
     """Perturbing hands every call the same input object: a kernel that keeps its last output and
     rewrites only what changed returns an output spoiled (NaN) since its last return."""
-    sampler = TimedOutputSampler(big_inputs, [], CPU, seed=1, planned_calls=4, perturbing=True)
+    sampler = TimedOutputSampler(big_inputs, [], CPU, seed=1, perturbing=True)
     cache = []
 
     def forward(x, y):
@@ -135,6 +135,6 @@ def test_a_kept_output_returned_again_is_spoiled_at_secret_positions():
 
     run_calls(sampler, forward, 4)
     assert torch.isnan(sampler.last[2]).any()
-    fresh = TimedOutputSampler(big_inputs, [], CPU, seed=1, planned_calls=4, perturbing=True)
+    fresh = TimedOutputSampler(big_inputs, [], CPU, seed=1, perturbing=True)
     run_calls(fresh, lambda x, y: x * 2, 4)
     assert not torch.isnan(fresh.last[2]).any()  # a fresh output each call is never spoiled

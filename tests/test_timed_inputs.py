@@ -9,7 +9,7 @@ import torch
 
 from server.evaluation.stages import StageFailure
 from server.evaluation.inputs import generate
-from server.evaluation.timed_inputs import FINGERPRINTED, TimedOutputSampler
+from server.evaluation.timed_inputs import CHECKED_CALLS, FINGERPRINTED, TimedOutputSampler
 
 CPU = torch.device("cpu")
 
@@ -30,8 +30,8 @@ def run_calls(sampler, forward, calls: int) -> None:
 
 
 def full_checks(sampler) -> list:
-    """(label, a copy of the inputs, output) of the checks in full (the last call's, the kept
-    call's), taken as the pipeline takes them: one input set at a time."""
+    """(label, a copy of the inputs, output) of the checks in full (the last call's), taken as
+    the pipeline takes them: one input set at a time."""
     return [(c.label, [x.clone() for x in c.inputs], c.output)
             for c in sampler.checks() if c.positions is None]
 
@@ -51,17 +51,21 @@ def test_every_call_gets_fresh_inputs_and_samples_pair_each_output_with_its_inpu
     run_calls(sampler, lambda x: seen.append(x.clone()) or x * 2, 30)
     assert all(not torch.equal(a, b) for a, b in zip(seen, seen[1:]))  # fresh every call
     samples = full_checks(sampler)
-    assert len(samples) == 2 and samples[0][0] == "last timed call (#30)"
+    assert len(samples) == 1 and samples[0][0] == "last timed call (#30)"
     for _, used, out in samples:
         assert torch.equal(out, used[0] * 2)
     assert torch.equal(samples[0][1][0], seen[-1])
+    for label, used, fingerprint, positions, _ in position_checks(sampler):
+        call = int(label.split("#")[1].split()[0])
+        assert torch.equal(used[0], seen[call - 1])
+        assert torch.equal(fingerprint[0], torch.take(used[0] * 2, positions[0]))
 
 
 def test_an_output_memoised_by_pointer_is_recomputed_or_stale_in_the_samples():
     """Fresh tensors each call: a pointer memo misses (and computes), or hits a reused address
     whose values are new (and is stale, which the check shows)."""
     inputs = seeded_inputs()
-    sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=1, planned_calls=40)
+    sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=1)
     memo, hits = {}, []
 
     def forward(x):
@@ -69,9 +73,10 @@ def test_an_output_memoised_by_pointer_is_recomputed_or_stale_in_the_samples():
         return memo.setdefault(x.data_ptr(), x * 2)
 
     run_calls(sampler, forward, 40)
-    for label, used, out in full_checks(sampler):
-        call = int(label.split("#")[1].rstrip(")"))
-        assert torch.equal(out, used[0] * 2) is not hits[call - 1], label
+    for label, used, fingerprint, positions, _ in position_checks(sampler):
+        call = int(label.split("#")[1].split()[0])
+        right = torch.equal(fingerprint[0], torch.take(used[0] * 2, positions[0]))
+        assert right is not hits[call - 1], label
 
 
 def test_writing_into_the_inputs_shows_at_the_end():
@@ -91,7 +96,7 @@ def test_every_call_sees_its_own_inputs_with_the_tasks_structure_and_an_unrelate
     """Inputs are made by the task's generator each call (a triangular input stays triangular),
     swapped into the same argument list; torch's seed during a call is not the inputs' seed."""
     inputs = generate(lower_triangular_inputs, CPU, 1)
-    sampler = TimedOutputSampler(lower_triangular_inputs, inputs, CPU, seed=1, planned_calls=6)
+    sampler = TimedOutputSampler(lower_triangular_inputs, inputs, CPU, seed=1)
     seeds, seen = [], []
 
     def forward(x):
@@ -103,48 +108,45 @@ def test_every_call_sees_its_own_inputs_with_the_tasks_structure_and_an_unrelate
     assert all(torch.equal(x, torch.tril(x)) for x in seen)
     assert all(not torch.equal(a, b) for a, b in zip(seen, seen[1:]))
     assert not set(seeds) & {sampler.seed + k for k in range(-2, 10)}
-    last, kept = full_checks(sampler)
+    (last,) = full_checks(sampler)
     assert torch.equal(last[1][0], seen[-1]) and sampler.inputs is inputs
-    call = int(kept[0].split("#")[1])
-    assert torch.equal(kept[1][0], seen[call - 1]) and torch.equal(kept[2], seen[call - 1] * 2)
+    for label, used, *_ in position_checks(sampler):
+        assert torch.equal(used[0], seen[int(label.split("#")[1].split()[0]) - 1])
 
 
-def test_with_the_call_count_known_the_call_drawn_ahead_is_the_one_kept():
-    inputs = seeded_inputs()
-    sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=3, planned_calls=40)
-    assert 1 <= sampler.pick <= 40
-    run_calls(sampler, lambda x: x * 2, 40)
-    label, used, out = full_checks(sampler)[1]
-    assert label == f"timed call #{sampler.pick}" and torch.equal(out, used[0] * 2)
-
-
-def test_the_drawn_call_is_uniform():
-    picks = [TimedOutputSampler(seeded_inputs, seeded_inputs(), CPU, seed=0, planned_calls=4).pick
-             for _ in range(400)]
-    assert set(picks) == {1, 2, 3, 4} and all(60 < picks.count(k) < 140 for k in range(1, 5))
+def test_the_calls_checked_at_their_positions_are_drawn_uniformly_among_all_but_the_last():
+    counts = [0] * 8
+    for _ in range(300):
+        sampler = TimedOutputSampler(seeded_inputs, [], CPU, seed=0)
+        run_calls(sampler, lambda x: x * 2, 8)
+        drawn = [c.label for c in sampler.checks() if c.positions is not None][1:]
+        assert len(set(drawn)) == CHECKED_CALLS
+        for label in drawn:
+            counts[int(label.split("#")[1].split()[0]) - 1] += 1
+    assert counts[-1] == 0  # the last call is checked in full and at its positions anyway
+    assert all(150 < c < 280 for c in counts[:-1]), counts  # 300 * 5/7 = 214 each
 
 
 def test_calls_not_checked_in_full_are_checked_at_secret_positions():
-    """Dishonest on every call but the last: the kept call may be honest too, but four other
-    calls, drawn afterwards, are compared with the reference at their fingerprint positions."""
-    sampler = TimedOutputSampler(seeded_inputs, [], CPU, seed=2, planned_calls=12)
+    """Dishonest on every call but the last: CHECKED_CALLS other calls, drawn afterwards, are
+    compared with the reference at their fingerprint positions."""
+    sampler = TimedOutputSampler(seeded_inputs, [], CPU, seed=2)
     calls = iter(range(1, 13))
     run_calls(sampler, lambda x: x * 2 if next(calls) == 12 else torch.zeros_like(x), 12)
     checked = position_checks(sampler)
-    assert len(checked) == 5 and len({label for label, *_ in checked}) == 5
+    assert len(checked) == CHECKED_CALLS + 1 == len({label for label, *_ in checked})
     assert checked[0][0].startswith("timed call #12 ")  # the last call, at its positions too
-    kept = int(full_checks(sampler)[1][0].split("#")[1])
     for label, used, fingerprint, positions, shapes in checked[1:]:
-        assert shapes == [torch.Size([8, 16])] and f"#{kept} " not in label
+        assert shapes == [torch.Size([8, 16])]
         assert not torch.allclose(fingerprint[0], torch.take(used[0] * 2, positions[0]))
-    honest = TimedOutputSampler(seeded_inputs, [], CPU, seed=2, planned_calls=12)
+    honest = TimedOutputSampler(seeded_inputs, [], CPU, seed=2)
     run_calls(honest, lambda x: x * 2, 12)
     for label, used, fingerprint, positions, shapes in position_checks(honest):
         assert torch.equal(fingerprint[0], torch.take(used[0] * 2, positions[0]))
 
 
 def test_scalar_and_empty_outputs_are_fingerprinted_whole():
-    sampler = TimedOutputSampler(seeded_inputs, [], CPU, seed=2, planned_calls=5)
+    sampler = TimedOutputSampler(seeded_inputs, [], CPU, seed=2)
     run_calls(sampler, lambda x: (x.sum(), x[:0]), 5)
     for label, used, fingerprint, positions, shapes in position_checks(sampler):
         assert torch.equal(fingerprint[0], used[0].sum().expand(FINGERPRINTED))

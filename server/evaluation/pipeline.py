@@ -29,7 +29,7 @@ from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
 from .static_check import static_check
 from .timed_inputs import TimedOutputSampler, gather, input_bytes, perturbs
-from .timing import MIN_TRIALS, Hooks, calls_made, time_forward, trials_for
+from .timing import MIN_TRIALS, Hooks, time_forward, trials_for
 
 TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
 Progress = Callable[[str], None]
@@ -404,15 +404,14 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
 def _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result, kernels) -> None:
     """Time the candidate on inputs it cannot predict: every call gets inputs generated afresh,
     or perturbed where the profile chose that (memoising by pointer or content returns stale
-    results), and one timed call picked at random, unknowable to the candidate, is checked
-    afterwards with the last.
+    results); every output is fingerprinted, and afterwards the last call is checked in full and
+    calls drawn at random, unknowable to the candidate, at their fingerprints.
     With kernel provenance on, the kernels of further calls are recorded once timing is done."""
     inputs = []  # the sampler fills it before every call, the first included
     trials = _recording_point(profile) if kernels is not None else None
     with _defence(result):
         sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
                                      req.input_seed + TIMING_SEED_OFFSET,
-                                     planned_calls=calls_made(trials) if trials else None,
                                      replayable=profile["replayable"],
                                      perturbing=bool(profile.get("perturb_timing_inputs")))
     hooks_before = result.defence_seconds

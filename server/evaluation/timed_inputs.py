@@ -8,10 +8,10 @@ memory-bound task at full size) and the task's profile showed a perturbation vis
 output, the inputs are made once and perturbed before every call instead (perturb.py). torch's
 seed is drawn at random again after every generation: `torch.initial_seed()` inside a call tells
 nothing about its inputs or the next call's. Every output is fingerprinted (its values at secret
-positions); afterwards the last call and one kept call, chosen uniformly at random from an
-unobservable source, are checked against the reference in full, and CHECKED_CALLS others at their
-positions, on inputs made again from their seeds or rounds (generation and perturbation are
-deterministic), so no call pays for a copy of its inputs.
+positions); afterwards the last call is checked against the reference in full, and CHECKED_CALLS
+others, drawn uniformly from an unobservable source, at their positions, on inputs made again
+from their seeds or rounds (generation and perturbation are deterministic), so no call pays for a
+copy of its inputs or its output.
 """
 
 from __future__ import annotations
@@ -31,11 +31,12 @@ from .inputs import replayable as is_replayable
 REGENERATE_MAX_SHARE = 0.25
 PERTURB_MIN_BYTES = 64 << 20
 # Every timed output is fingerprinted (its values at secret positions); this many calls, drawn at
-# random afterwards, are checked against the reference there, besides the kept and the last call:
-# a submission dishonest on a fraction f of the calls (f > 1/2 to move the median) survives with
-# probability below (1 - f)^(CHECKED_CALLS + 1) ~ 3 %.
+# random afterwards, are checked against the reference there, besides the last call (checked in
+# full): a submission dishonest on a fraction f of the calls (f > 1/2 to move the median) survives
+# with probability below (1 - f)^CHECKED_CALLS ~ 3 %. (A fingerprint check costs a reference
+# output; a whole output kept for a full check cost a copy and a full comparison besides.)
 FINGERPRINTED = 4096
-CHECKED_CALLS = 4
+CHECKED_CALLS = 5
 POISONED = 1 << 16  # elements of a returned output spoiled before the next call (perturbing)
 
 
@@ -53,12 +54,10 @@ class TimedCheck:
 
 
 class TimedOutputSampler:
-    """Fresh inputs per timed call, every output fingerprinted, a uniformly random timed call's
-    output kept whole (reservoir sampling with an unobservable random source)."""
+    """Fresh inputs per timed call, every output fingerprinted, the re-checks drawn afterwards."""
 
     def __init__(self, get_inputs, inputs: list, device: torch.device, seed: int,
-                 planned_calls: int | None = None, replayable: bool | None = None,
-                 perturbing: bool = False):
+                 replayable: bool | None = None, perturbing: bool = False):
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
         self.origin_seed, self.seed = seed, seed + 1
         self.round = 0  # refreshes so far: the inputs now are those of round `round`
@@ -83,10 +82,6 @@ class TimedOutputSampler:
             self.key = secrets.randbits(62)
             self.saved = None if self.replayable else clone_inputs(self.inputs)
         self.rng = secrets.SystemRandom()
-        # With the number of calls known ahead (a fixed trial count), the kept call is drawn now
-        # and only its output is copied; else reservoir sampling copies ~ln(n) outputs.
-        self.pick = 1 + secrets.randbelow(planned_calls) if planned_calls else None
-        self.kept = None
         self.last = None
         self.fingerprints = []  # (label, inputs used, values at the secret positions) per call
         self.positions = None  # per output: indices of its fingerprinted elements
@@ -109,15 +104,13 @@ class TimedOutputSampler:
             self.current = clone_inputs(self.inputs)
 
     def observe(self, out) -> None:
-        """After each call (its output already checked to be plain tensors): fingerprint it and
-        maybe keep a copy, before the previous output is released (releasing an object runs
-        whatever the submission may have attached to it)."""
+        """After each call (its output already checked to be plain tensors): fingerprint it before
+        the previous output is released (releasing an object runs whatever the submission may
+        have attached to it)."""
         self.calls += 1
         used = self.round if self.replayable or self.perturbing else self.current
         self.fingerprints.append((f"timed call #{self.calls} (sampled positions)", used,
                                   self._fingerprint(out)))
-        if self._keeps_this_call():
-            self.kept = (f"timed call #{self.calls}", used, _detached_copy(out))
         self.last = (f"last timed call (#{self.calls})", used, out)
 
     def _fingerprint(self, out):
@@ -133,17 +126,12 @@ class TimedOutputSampler:
             return None
         return [gather(o, idx) for o, idx in zip(outs, self.positions)]
 
-    def _keeps_this_call(self) -> bool:
-        if self.pick is not None:
-            return self.calls == self.pick
-        return self.rng.random() * self.calls < 1.0  # keeps call k with probability 1/k
-
     def checks(self):
         """The re-checks of the timed calls, one input set at a time (a set may be rewritten in
         place for the next: use it before asking for the next): first the argument list is shown
         to still hold the last call's inputs (forward may not write them), then the last call is
-        checked in full and at its positions, the kept call in full, and CHECKED_CALLS calls
-        drawn at random among the others at their positions."""
+        checked in full and at its positions, and CHECKED_CALLS calls drawn at random among the
+        others at their positions."""
         if self.last is None:
             return
         label, used, out = self.last
@@ -152,14 +140,8 @@ class TimedOutputSampler:
         yield TimedCheck(label, _key(used), inputs, out)
         last_label, _, fingerprint = self.fingerprints[-1]
         yield TimedCheck(last_label, _key(used), inputs, fingerprint, self.positions, self.shapes)
-        kept_call = None
-        if self.kept is not None:
-            label, used, out = self.kept
-            kept_call = int(label.rsplit("#", 1)[1])
-            same = _key(used) == _key(self.last[1])
-            yield TimedCheck(label, _key(used), inputs if same else self._inputs_of(used), out)
         del inputs, out
-        pool = [f for k, f in enumerate(self.fingerprints[:-1], 1) if k != kept_call]
+        pool = self.fingerprints[:-1]
         for _ in range(min(CHECKED_CALLS, len(pool))):
             label, used, fingerprint = pool.pop(self.rng.randrange(len(pool)))
             yield TimedCheck(label, _key(used), self._inputs_of(used), fingerprint,
@@ -223,14 +205,6 @@ def _spoil(out, inputs: list, gen: torch.Generator) -> None:
                 o.view(-1).index_fill_(0, positions, float("nan"))
             else:
                 o.put_(positions, torch.full((POISONED,), float("nan"), dtype=o.dtype, device=o.device))
-
-
-def _detached_copy(out):
-    items = output_items(out)
-    if items is None:
-        return out  # not plain tensors: the check reports it
-    copies = [o.clone() for o in items]
-    return copies[0] if type(out) not in (tuple, list) else type(out)(copies)
 
 
 def perturbs(nbytes: int, generation_ms: float, ref_runtime_ms: float, perturbable: bool,

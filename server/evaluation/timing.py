@@ -101,12 +101,6 @@ def time_forward(call: Callable[[], object], device: torch.device, hooks: Hooks 
     return _time_cuda(call, device, hooks, trials)
 
 
-def calls_made(trials: int) -> int:
-    """How many calls a GPU timing with a fixed trial count makes through its hooks (warm-up,
-    the estimate, the trials); on the CPU evaluator fewer."""
-    return WARMUP_CALLS + 1 + max(1, min(int(trials), MAX_TRIALS))
-
-
 def trials_for(duration_s: float) -> int:
     """How many trials fit the time budget for calls of this duration."""
     return int(min(MAX_TRIALS, max(MIN_TRIALS, BUDGET_S / max(duration_s, 1e-6))))
