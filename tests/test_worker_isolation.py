@@ -123,27 +123,29 @@ def test_stopped_collection_runs_no_finalizer_and_a_restart_is_seen():
     assert outcome.payload == {"ran": False, "changed": ["gc.isenabled()"]}
 
 
-def test_the_fingerprint_changes_with_any_watched_binding():
-    """The fast path of the integrity check: equal fingerprints skip the exact comparison, so
-    every patch the snapshot sees must change the fingerprint too."""
-    before = integrity.fingerprint()
+def test_the_bindings_check_sees_any_watched_binding_change():
+    """The fast path of the integrity check: unchanged bindings skip the exact comparison, so
+    every patch the snapshot sees must show there too, and a rebinding under another name."""
+    before = integrity.Bindings()
     patches = [(torch, "softmax"), (torch.Tensor, "__eq__"), (torch.nn.Module, "_call_impl"),
                (torch.nn.Linear, "forward"), (torch.cuda, "Event")]
-    # the same value under another name: seen too
-    assert integrity.fingerprint({"ns": type("A", (), {"x": len})}) != \
-        integrity.fingerprint({"ns": type("A", (), {"y": len})})
+    ns = type("A", (), {"x": len})
+    renamed = integrity.Bindings({"ns": ns})
+    delattr(ns, "x")
+    ns.y = len  # the same value under another name
+    assert not renamed.unchanged()
     for owner, name in patches:
         had = name in vars(owner)
         original = vars(owner).get(name)
         try:
             setattr(owner, name, lambda *a, **k: None)
-            assert integrity.fingerprint() != before, f"{owner.__name__}.{name}"
+            assert not before.unchanged(), f"{owner.__name__}.{name}"
         finally:
             if had:
                 setattr(owner, name, original)
             else:
                 delattr(owner, name)
-    assert integrity.fingerprint() == before
+    assert before.unchanged()
 
 
 def test_a_legitimate_change_moves_the_baseline_and_a_later_patch_is_still_seen(monkeypatch):
@@ -152,8 +154,7 @@ def test_a_legitimate_change_moves_the_baseline_and_a_later_patch_is_still_seen(
     from server.evaluation.pipeline import _SNAPSHOT_EXTRAS, _check_integrity
     extra = {}
     snap = dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra,
-                children=integrity.child_processes(), fingerprint=integrity.fingerprint(extra),
-                pinned=integrity.pin(extra))
+                children=integrity.child_processes(), bindings=integrity.Bindings(extra))
     assert set(_SNAPSHOT_EXTRAS) <= set(snap)
     monkeypatch.setattr(torch.cuda, "_kernel_env_private_flag", object(), raising=False)
     comparisons = []
