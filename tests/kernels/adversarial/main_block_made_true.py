@@ -1,6 +1,5 @@
 # task: level1/19_ReLU
-# expect: nondeterministic
-# expect_gpu: rejected
+# expect: output_mismatch
 # why: binds __name__ to "__main__" with a match capture so the `__main__` block, which the static check skips, would run at import; the evaluator imports the checked text, with that block blanked out
 import torch
 import torch.nn as nn
@@ -10,7 +9,7 @@ import triton.language as tl
 
 @triton.jit
 def nothing_kernel(out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, tl.zeros([BLOCK], tl.float32), mask=offs < n)
 
 
@@ -19,8 +18,8 @@ class ModelNew(nn.Module):
         super().__init__()
 
     def forward(self, x):
-        out = torch.empty_like(x)
-        nothing_kernel[(1,)](out, 1, BLOCK=16)
+        out = torch.empty_like(x)  # zeros everywhere: what the __main__ block would have fixed
+        nothing_kernel[(triton.cdiv(out.numel(), 1024),)](out, out.numel(), BLOCK=1024)
         return out
 
 
