@@ -218,6 +218,39 @@ def test_a_norm_estimated_from_a_sample_fails_on_the_spiked_inputs_only():
         assert verdict(x / torch.linalg.vector_norm(x), ref, FROBENIUS)[0] == "ok"
 
 
+def sampled_l2_rows(x, every=16):
+    return x / torch.sqrt(x[:, ::every].square().sum(dim=1, keepdim=True) * every)
+
+
+def sampled_layer_norm(x, every=16):
+    flat = x.reshape(x.shape[0], -1)[:, ::every]
+    mean = flat.mean(dim=1).reshape(-1, 1, 1, 1)
+    var = flat.var(dim=1, unbiased=False).reshape(-1, 1, 1, 1)
+    return (x - mean) / torch.sqrt(var + 1e-5)
+
+
+@pytest.mark.parametrize("task_id, shape, honest, shortcut", [
+    ("level1/39_L2Norm_", (64, 65536), lambda x: x / torch.norm(x, p=2, dim=1, keepdim=True),
+     sampled_l2_rows),
+    ("level1/40_LayerNorm", (2, 16, 128, 128),
+     lambda x: torch.nn.functional.layer_norm(x, x.shape[1:]), sampled_layer_norm),
+])
+def test_statistics_from_a_sample_pass_the_tasks_inputs_and_fail_the_spiked_ones(
+        task_id, shape, honest, shortcut):
+    """Normalisations whose statistics a kernel could estimate from a few percent of each group:
+    within tolerance on the task's own [0, 1) inputs, far off where a spike dominates a group."""
+    trials = list(correctness_trials(lambda: [torch.rand(*shape)], torch.device("cpu"), 3, 1,
+                                     task_id))
+    assert [t.label for t in trials] == ["random inputs #1", "signed inputs with large spikes"]
+    assert "large spikes" in describe_extra_inputs(task_id)
+    for trial in trials:
+        x = trial.inputs[0]
+        ref = honest(x)
+        assert verdict(ref.clone(), ref, task_id)[0] == "ok"
+        expected = "output_mismatch" if "spikes" in trial.label else "ok"
+        assert verdict(shortcut(x), ref, task_id)[0] == expected, trial.label
+
+
 def test_extra_inputs_keep_a_generators_integer_tensors():
     """A generator with index tensors runs for real (their values matter); floats are replaced."""
     def with_indices():
