@@ -151,3 +151,34 @@ def test_scalar_and_empty_outputs_are_fingerprinted_whole():
     for label, used, fingerprint, positions, shapes in position_checks(sampler):
         assert torch.equal(fingerprint[0], used[0].sum().expand(FINGERPRINTED))
         assert fingerprint[1].numel() == 0 and positions[1] is None
+
+
+def test_spiked_tasks_time_on_spiked_inputs_and_a_sampled_norm_fails_the_last_call():
+    """A kernel honest while the correctness trials run (it counts its calls) and estimating the
+    norm from a sample once timed: every timed call's inputs carry spikes too, so the last call's
+    full check fails it."""
+    from server.evaluation.correctness import check_output
+
+    def big():
+        return [torch.rand(512, 1024)]
+
+    def sampled(x):
+        return x / torch.sqrt(x.reshape(-1)[::16].square().sum() * 16)
+
+    for perturbing in (False, True):
+        sampler = TimedOutputSampler(big, [], CPU, seed=4, perturbing=perturbing, spiked=True)
+        seen = []
+        run_calls(sampler, lambda x: seen.append(x.clone()) or sampled(x), 6)
+        # the spikes, every call (perturbing moves an eighth of this small input a round, so a
+        # spike may be covered for a call; at full size one element in 30000)
+        assert all((x > 1).any() for x in seen)
+        checks = iter(sampler.checks())
+        last = next(checks)
+        assert torch.equal(last.inputs[0], seen[-1])  # replayed with its spikes
+        with pytest.raises(StageFailure) as failure:
+            check_output(last.output, last.inputs[0] / torch.linalg.vector_norm(last.inputs[0]),
+                         atol=1e-2, rtol=1e-2, task_id="level1/37_FrobeniusNorm_")
+        assert failure.value.error_class in ("output_mismatch", "normalization")
+        for check in checks:
+            call = int(check.label.split("#")[1].split()[0])
+            assert torch.equal(check.inputs[0], seen[call - 1]), check.label

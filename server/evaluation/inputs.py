@@ -8,7 +8,6 @@ that separate honest kernels from such shortcuts. Timing keeps the original gene
 from __future__ import annotations
 
 import functools
-import math
 import secrets
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -74,39 +73,54 @@ def _signed_scaled(x: torch.Tensor, i: int) -> torch.Tensor:
     return torch.empty_like(x).uniform_(-scale, scale)
 
 
-def _spiked(x: torch.Tensor, _: int) -> torch.Tensor:
-    """Uniform in [-1, 1) and a few spikes (`_spike`): each lands in some normalisation group
-    (row, channel, instance) and dominates its statistics."""
-    out = torch.empty(x.shape, dtype=x.dtype, device=x.device).uniform_(-1.0, 1.0)
-    return _spike(out, 1.0 / 3.0)
-
-
 def _sparse(x: torch.Tensor, _: int) -> torch.Tensor:
-    """About 1% of the elements nonzero, uniform in [-2, 2), and a few spikes (`_spike`)."""
-    out = torch.empty(x.shape, dtype=x.dtype, device=x.device).uniform_(-2.0, 2.0)
-    return _spike(out.mul_(torch.empty_like(out).bernoulli_(0.01)), 0.01 * 4.0 / 3.0)
+    """About 1% of the elements nonzero, uniform in [-2, 2)."""
+    return torch.empty_like(x).uniform_(-2.0, 2.0).mul_(torch.empty_like(x).bernoulli_(0.01))
 
 
 SPIKES = 4
 
 
-def _spike(out: torch.Tensor, mean_square: float) -> torch.Tensor:
+def _spike(out: torch.Tensor, height: torch.Tensor | None = None) -> torch.Tensor | None:
     """SPIKES elements at random positions (one in each of SPIKES equal stretches: distinct, so
-    replaying the scatter is deterministic), together as large in square as all the others: the
-    group (row, channel, the whole tensor) each lands in is dominated by it, so a statistic
-    estimated from a sample of the elements misses it and is far off (a Frobenius norm from 6 %
-    of a full-size input, or a LayerNorm's variance, is otherwise within tolerance), while an
-    honest float32 sum of squares holds it to ~1e-7."""
+    replaying the scatter is deterministic), positive and together as large in square as all the
+    others: the group (row, channel, the whole tensor) each lands in is dominated by it, so a
+    statistic estimated from a sample of the elements misses it and is far off (a Frobenius norm
+    from 6 % of a full-size input, or a LayerNorm's variance, is otherwise within tolerance),
+    while an honest float32 sum of squares holds it to ~1e-7. Returns the height (a device
+    scalar) for the next inputs of the same kind, which then skip the pass that measures it."""
     n = out.numel()
-    if n < 2 * SPIKES:
-        return out
+    if n < 2 * SPIKES or not out.is_contiguous():
+        return height
     stretch = n // SPIKES
     where = torch.arange(0, SPIKES * stretch, stretch, device=out.device).add_(
         torch.randint(0, stretch, (SPIKES,), device=out.device))
-    signs = torch.randint(0, 2, (SPIKES,), device=out.device).mul_(2).sub_(1).to(out.dtype)
-    height = math.sqrt(n * mean_square / SPIKES)
-    out.view(-1).index_copy_(0, where, signs.mul_(height))
-    return out
+    if height is None:  # one pass, no buffer of the input's size (6 GiB at full size)
+        height = torch.linalg.vector_norm(out, dtype=torch.float32).div_(SPIKES ** 0.5).clamp_(min=1.0)
+    out.view(-1).index_copy_(0, where, height.to(out.dtype).repeat(SPIKES))
+    return height
+
+
+def add_spikes(inputs: list, seed: int, heights: list | None = None) -> list:
+    """Spikes on every floating tensor input, in place, at positions drawn from `seed`; their
+    heights measured unless given (`heights` from an earlier call on inputs of the same task).
+    Returns the heights."""
+    torch.manual_seed(seed ^ 0x5BD1E995)
+    floats = [x for x in inputs if torch.is_tensor(x) and x.is_floating_point()]
+    heights = [_spike(x, h) for x, h in zip(floats, heights or [None] * len(floats))]
+    _unseed()
+    return heights
+
+
+# Tasks whose last random trial and every timed call carry spikes: a kernel cannot tell those
+# inputs from the task's own (but for four elements) without reading all of them, which is what
+# estimating from a sample saves; nor be honest only while it counts correctness calls.
+SPIKED_FAMILIES = {"frobenius", "statistics"}
+
+
+def spiked_task(task_id: str | None) -> bool:
+    return task_family(task_id) in SPIKED_FAMILIES
+SPIKED_LABEL = "with four large spikes"
 
 
 EXTRA_TRIALS = {
@@ -114,8 +128,7 @@ EXTRA_TRIALS = {
     "activation": [("signed inputs in [-32, 32]", _signed), ("all-zero inputs", _zeros)],
     "softmax": [("constant inputs", _constant), ("row-dependent peaked inputs", _row_peaked)],
     "frobenius": [("constant inputs", _constant), ("signed, scaled inputs", _signed_scaled),
-                  ("sparse signed inputs with large spikes", _sparse)],
-    "statistics": [("signed inputs with large spikes", _spiked)],
+                  ("sparse signed inputs", _sparse)],
 }
 
 
@@ -134,9 +147,12 @@ def task_family(task_id: str | None) -> str | None:
 def describe_extra_inputs(task_id: str | None) -> str:
     """The disclosure shown in the prompt: which inputs beyond the task's own generator are used."""
     family = task_family(task_id)
-    if family is None:
-        return "none beyond the task's own get_inputs() (fresh random seeds per trial)"
-    return ", ".join(label for label, _ in EXTRA_TRIALS[family]) + " (same shapes as get_inputs())"
+    spiked = (f"; the last random trial and the timed calls {SPIKED_LABEL} (the task's own "
+              "values elsewhere)" if family in SPIKED_FAMILIES else "")
+    if family not in EXTRA_TRIALS:
+        return "none beyond the task's own get_inputs() (fresh random seeds per trial)" + spiked
+    return (", ".join(label for label, _ in EXTRA_TRIALS[family]) + " (same shapes as get_inputs())"
+            + spiked)
 
 
 def generate(get_inputs: Callable[[], list], device: torch.device, seed: int) -> list:
@@ -159,12 +175,23 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
                        task_id: str | None) -> Iterator[Trial]:
     """n trials from the task's generator plus the task family's extra inputs, made one at a
     time so that full-size tasks (6 GiB per tensor) hold one trial's inputs at once."""
+    spiked = spiked_task(task_id)
     for k in range(n):
+        if spiked and k == n - 1:
+            again = functools.partial(_spiked_inputs, get_inputs, device, seed + k)
+            yield Trial(f"random inputs #{k + 1} {SPIKED_LABEL}", again(), again)
+            continue
         again = functools.partial(generate, get_inputs, device, seed + k)
         yield Trial(f"random inputs #{k + 1}", again(), again)
     for label, make in EXTRA_TRIALS.get(task_family(task_id), []):
         again = functools.partial(_extra_inputs, get_inputs, device, seed + 1000, make)
         yield Trial(label, again(), again)
+
+
+def _spiked_inputs(get_inputs, device: torch.device, seed: int) -> list:
+    inputs = generate(get_inputs, device, seed)
+    add_spikes(inputs, seed)
+    return inputs
 
 
 def _extra_inputs(get_inputs, device: torch.device, seed: int, make) -> list:

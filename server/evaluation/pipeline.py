@@ -22,7 +22,7 @@ from .correctness import (as_tensors, check_deterministic, check_inputs_unchange
                           tolerances)
 from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
-from .inputs import correctness_trials, generate, replayable, trial_count
+from .inputs import correctness_trials, generate, replayable, spiked_task, trial_count
 from .loading import build_models, candidate_path, load_candidate, load_reference
 from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
@@ -424,7 +424,8 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
         sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
                                      req.input_seed + TIMING_SEED_OFFSET,
                                      replayable=profile["replayable"],
-                                     perturbing=bool(profile.get("perturb_timing_inputs")))
+                                     perturbing=bool(profile.get("perturb_timing_inputs")),
+                                     spiked=spiked_task(req.task_id))
     hooks_before = result.defence_seconds
 
     def observed(out):

@@ -23,7 +23,7 @@ import torch
 
 from . import perturb as perturbation
 from .correctness import check_inputs_unchanged, clone_inputs, output_items
-from .inputs import generate
+from .inputs import add_spikes, generate
 from .inputs import replayable as is_replayable
 
 # Generating a call's inputs may cost up to this share of the reference's runtime; above it,
@@ -57,9 +57,12 @@ class TimedOutputSampler:
     """Fresh inputs per timed call, every output fingerprinted, the re-checks drawn afterwards."""
 
     def __init__(self, get_inputs, inputs: list, device: torch.device, seed: int,
-                 replayable: bool | None = None, perturbing: bool = False):
+                 replayable: bool | None = None, perturbing: bool = False, spiked: bool = False):
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
         self.origin_seed, self.seed = seed, seed + 1
+        # Spiked tasks (inputs.SPIKED_FAMILIES): every call's inputs carry spikes, their heights
+        # measured once.
+        self.spiked, self.heights = spiked, None
         self.round = 0  # refreshes so far: the inputs now are those of round `round`
         self.calls = 0  # calls observed
         # A generator that draws from anything but torch's seeded RNG cannot be replayed: then
@@ -77,7 +80,7 @@ class TimedOutputSampler:
         self.perturbing, self.saved, self.undo = False, None, []
         self.work, self.work_undo = None, []
         if perturbing:
-            self.inputs[:] = generate(get_inputs, device, self.origin_seed)
+            self.inputs[:] = self._made(self.origin_seed)
             self.perturbing = perturbation.perturbable(self.inputs)
             self.key = secrets.randbits(62)
             self.saved = None if self.replayable else clone_inputs(self.inputs)
@@ -162,14 +165,20 @@ class TimedOutputSampler:
         if not self.perturbing:
             return self._generated(used)
         if self.work is None:
-            self.work = (generate(self.get_inputs, self.device, self.origin_seed)
-                         if self.replayable else clone_inputs(self.saved))
+            self.work = (self._made(self.origin_seed) if self.replayable
+                         else clone_inputs(self.saved))
         perturbation.restore(self.work_undo)
         self.work_undo = perturbation.perturb(self.work, self.key, used)
         return self.work
 
     def _generated(self, round_: int) -> list:
-        return generate(self.get_inputs, self.device, self.seed + round_ - 1)
+        return self._made(self.seed + round_ - 1)
+
+    def _made(self, seed: int) -> list:
+        inputs = generate(self.get_inputs, self.device, seed)
+        if self.spiked:
+            self.heights = add_spikes(inputs, seed, self.heights)
+        return inputs
 
 
 def _key(used) -> tuple:
