@@ -69,6 +69,9 @@ def run_case(ev, root: Path, task: str, kernel: str, repeats: int, gap_s: float 
         "warm_s": statistics.median(lat for lat, _ in warm),
         "overhead_s": statistics.median(lat - r.candidate_seconds for lat, r in warm),
         "defence_pct": statistics.median(100 * r.defence_seconds / lat for lat, r in warm),
+        "defence_ms": {k: round(statistics.median(1e3 * r.defence_breakdown.get(k, 0.0)
+                                                  for _, r in warm), 1)
+                       for k in sorted({k for _, r in warm for k in r.defence_breakdown})},
         "stages": {k: statistics.median(r.stage_seconds.get(k, 0) for _, r in warm)
                    for k in ("static_check", "compile", "correctness", "timing")},
         "runtime_ms": statistics.median(r.runtime_ms for _, r in warm),

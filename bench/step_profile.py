@@ -64,6 +64,8 @@ def profile_case(root: Path, task: str, kernel: str, device: str) -> None:
         profiler.disable()
     print(f"  stages {result.stage_seconds}  candidate {result.candidate_seconds:.3f} s  "
           f"defence {result.defence_seconds:.3f} s  speedup {result.speedup}")
+    print("  defence by kind (ms): " + ", ".join(
+        f"{k} {1e3 * v:.1f}" for k, v in sorted(result.defence_breakdown.items())))
     stats = pstats.Stats(profiler).stats
     for suffix, name in WATCHED:
         rows = [(v[1], v[3]) for (file, _, func), v in stats.items()

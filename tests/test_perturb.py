@@ -138,3 +138,44 @@ def test_a_kept_output_returned_again_is_spoiled_at_secret_positions():
     fresh = TimedOutputSampler(big_inputs, [], CPU, seed=1, perturbing=True)
     run_calls(fresh, lambda x, y: x * 2, 4)
     assert not torch.isnan(fresh.last[2]).any()  # a fresh output each call is never spoiled
+
+
+def test_spikes_move_with_every_round_so_finding_them_costs_a_full_read_each_call(monkeypatch):
+    """Spiked task, perturb mode: a kernel that finds the spikes once (a full read) and then
+    estimates the rest from a sample needs them to stay put; they move every round, so it must
+    read everything on every call, which is all sampling was to save."""
+    monkeypatch.setattr(perturb, "PERTURBED", 64)  # as sparse as 65536 in a full-size input
+    sampler = TimedOutputSampler(lambda: [torch.rand(16, 65536)], [], CPU, seed=3,
+                                 perturbing=True, spiked=True)
+    known, full_reads, spike_sets = {}, [], []
+
+    def memo_spikes(x):
+        flat = x.view(-1)
+        where = known.get(x.data_ptr())
+        if where is None or not bool((flat[where] > 1).all()):
+            where = known[x.data_ptr()] = (flat > 1).nonzero().view(-1)  # the full read
+            full_reads.append(1)
+        spike_sets.append(set(where.tolist()))
+        return x * 2
+
+    run_calls(sampler, memo_spikes, 12)
+    assert len(full_reads) == 12
+    assert all(len(s) == 4 for s in spike_sets) and len({frozenset(s) for s in spike_sets}) == 12
+    for check in sampler.checks():  # replayed with their own round's spikes
+        call = int(check.label.split("#")[1].split()[0].rstrip(")"))
+        assert set((check.inputs[0].view(-1) > 1).nonzero().view(-1).tolist()) == spike_sets[call - 1]
+
+
+def test_a_kept_integer_output_returned_again_is_spoiled_too():
+    """Indices (argmax-like outputs) kept and returned again hold the type's least value at
+    secret positions: no index is negative."""
+    sampler = TimedOutputSampler(big_inputs, [], CPU, seed=1, perturbing=True)
+    cache = []
+
+    def forward(x, y):
+        if not cache:
+            cache.append(x.argmax(dim=1))
+        return cache[0]
+
+    run_calls(sampler, forward, 4)
+    assert (sampler.last[2] == torch.iinfo(torch.int64).min).any()

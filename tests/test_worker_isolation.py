@@ -148,6 +148,39 @@ def test_the_bindings_check_sees_any_watched_binding_change():
     assert before.unchanged()
 
 
+@pytest.mark.parametrize("patch", ["inherited_forward", "module_global_F", "autocast_left_on",
+                                   "function_mode_left_on"])
+def test_patches_the_reference_would_run_through_are_seen(patch, monkeypatch):
+    """Routes past the static rules or not, what the reference runs through: a method BatchNorm2d
+    inherits from a private base, the `F` that torch.nn's conv module calls, a mode left on."""
+    import contextlib
+    from torch.overrides import TorchFunctionMode
+    before, bindings = integrity.snapshot(), integrity.Bindings()
+    stack = contextlib.ExitStack()
+    if patch == "inherited_forward":
+        monkeypatch.setattr(torch.nn.modules.batchnorm._BatchNorm, "forward",
+                            torch.nn.Identity.forward)
+        expected = "torch.nn.modules.batchnorm._BatchNorm.forward"
+    elif patch == "module_global_F":
+        monkeypatch.setattr(torch.nn.modules.conv, "F", type(torch)("fake"))
+        expected = "torch.nn.modules.conv.F"
+    elif patch == "autocast_left_on":
+        stack.enter_context(torch.autocast("cpu"))
+        expected = "autocast (cpu)"
+    else:
+        class PassThrough(TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                return func(*args, **(kwargs or {}))
+
+        stack.enter_context(PassThrough())
+        expected = "torch function modes"
+    with stack:
+        assert not bindings.unchanged()
+        assert integrity.changed(before) == [expected]
+    monkeypatch.undo()
+    assert bindings.unchanged() and integrity.changed(before) == []
+
+
 def test_a_legitimate_change_moves_the_baseline_and_a_later_patch_is_still_seen(monkeypatch):
     """After a change the exact comparison accepts (private state CUDA rebinds when it starts),
     the next check is the fast one again; a patch made after it is still caught."""

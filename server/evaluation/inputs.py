@@ -81,14 +81,16 @@ def _sparse(x: torch.Tensor, _: int) -> torch.Tensor:
 SPIKES = 4
 
 
-def _spike(out: torch.Tensor, height: torch.Tensor | None = None) -> torch.Tensor | None:
+def _spike(out: torch.Tensor, height: torch.Tensor | None = None,
+           undo: list | None = None) -> torch.Tensor | None:
     """SPIKES elements at random positions (one in each of SPIKES equal stretches: distinct, so
     replaying the scatter is deterministic), positive and together as large in square as all the
     others: the group (row, channel, the whole tensor) each lands in is dominated by it, so a
     statistic estimated from a sample of the elements misses it and is far off (a Frobenius norm
     from 6 % of a full-size input, or a LayerNorm's variance, is otherwise within tolerance),
     while an honest float32 sum of squares holds it to ~1e-7. Returns the height (a device
-    scalar) for the next inputs of the same kind, which then skip the pass that measures it."""
+    scalar) for the next inputs of the same kind, which then skip the pass that measures it; with
+    `undo`, appends what puts the replaced values back (perturb.restore's format)."""
     n = out.numel()
     if n < 2 * SPIKES or not out.is_contiguous():
         return height
@@ -97,17 +99,21 @@ def _spike(out: torch.Tensor, height: torch.Tensor | None = None) -> torch.Tenso
         torch.randint(0, stretch, (SPIKES,), device=out.device))
     if height is None:  # one pass, no buffer of the input's size (6 GiB at full size)
         height = torch.linalg.vector_norm(out, dtype=torch.float32).div_(SPIKES ** 0.5).clamp_(min=1.0)
-    out.view(-1).index_copy_(0, where, height.to(out.dtype).repeat(SPIKES))
+    flat = out.view(-1)
+    if undo is not None:
+        undo.append((flat, where, flat.index_select(0, where)))
+    flat.index_copy_(0, where, height.to(out.dtype).repeat(SPIKES))
     return height
 
 
-def add_spikes(inputs: list, seed: int, heights: list | None = None) -> list:
+def add_spikes(inputs: list, seed: int, heights: list | None = None,
+               undo: list | None = None) -> list:
     """Spikes on every floating tensor input, in place, at positions drawn from `seed`; their
-    heights measured unless given (`heights` from an earlier call on inputs of the same task).
-    Returns the heights."""
+    heights measured unless given (`heights` from an earlier call on inputs of the same task);
+    with `undo`, what reverts them is appended to it. Returns the heights."""
     torch.manual_seed(seed ^ 0x5BD1E995)
     floats = [x for x in inputs if torch.is_tensor(x) and x.is_floating_point()]
-    heights = [_spike(x, h) for x, h in zip(floats, heights or [None] * len(floats))]
+    heights = [_spike(x, h, undo) for x, h in zip(floats, heights or [None] * len(floats))]
     _unseed()
     return heights
 

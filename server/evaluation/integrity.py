@@ -15,6 +15,7 @@ import os
 import sys
 import sysconfig
 import threading
+import types
 
 import torch
 import torch.nn.functional as F
@@ -43,59 +44,73 @@ _WATCHED_DUNDERS = {"__call__", "__init__", "__torch_function__", "__torch_dispa
 _ALL_DUNDERS = {"torch.Tensor", "torch._C.TensorBase", "torch.nn.Module"}
 
 
+def _watched(extra: dict | None) -> list[tuple[str, object, str]]:
+    """(name, namespace, rule) for every namespace the snapshot reads; `_recorded` says which of
+    a namespace's bindings a rule records."""
+    out = [(name, ns, "all" if name in _ALL_DUNDERS else "api") for name, ns in
+           dict(_WATCHED, **{"torch._C.TensorBase": torch._C.TensorBase}, **(extra or {})).items()]
+    for name, module in list(sys.modules.items()):
+        if module is None:
+            continue
+        if name.startswith(__package__ + "."):  # the evaluator's own globals, private too
+            out.append((name, module, "every"))
+        elif name.startswith("torch.nn.modules."):  # what torch.nn's modules call (`F`, helpers)
+            out.append((name, module, "module"))
+    out.append(("builtins", builtins, "callables"))
+    # Every method of nn.Module and of torch.nn's modules, private ones too (_call_impl,
+    # _conv_forward), and of every class they inherit from (BatchNorm2d's forward is
+    # _BatchNorm's): the reference runs through them. Likewise the task's own classes.
+    roots = [cls for cls in vars(torch.nn).values()
+             if isinstance(cls, type) and issubclass(cls, torch.nn.Module)]
+    roots += [cls for cls in (extra or {}).values() if isinstance(cls, type)]
+    seen = set()
+    for root in roots:
+        for cls in root.__mro__:
+            if id(cls) not in seen and cls.__module__ != "builtins":  # built-in types are immutable
+                seen.add(id(cls))
+                out.append((f"{cls.__module__}.{cls.__qualname__}", cls, "class"))
+    return out
+
+
+def _recorded(rule: str, attr: str, value) -> bool:
+    if rule == "every":
+        return True
+    if rule == "all":  # properties and data too: `shape` & co.
+        return not attr.startswith("_") or (attr.startswith("__") and attr.endswith("__"))
+    if rule == "class":
+        return callable(value) or isinstance(value, (staticmethod, classmethod, property))
+    if rule == "module":
+        return callable(value) or isinstance(value, types.ModuleType)
+    if rule == "callables":
+        return callable(value)
+    # "api": functions, classes and modules; data attributes (torch.cuda.default_generators,
+    # flags) change legitimately when CUDA initialises, as does private state.
+    return ((callable(value) or isinstance(value, types.ModuleType))
+            and (not attr.startswith("_") or attr in _WATCHED_DUNDERS))
+
+
 def snapshot(extra: dict | None = None) -> dict[str, int]:
     """Map 'namespace.attr' -> id(value) for every watched namespace (plus `extra` objects), the
-    special methods of tensors and modules, and every function of the evaluator's own modules."""
-    watched = dict(_WATCHED, **{"torch._C.TensorBase": torch._C.TensorBase}, **(extra or {}))
+    special methods of tensors and modules, every method of torch.nn's module classes and their
+    bases, and every function of the evaluator's own modules."""
     snap = {}
-    for ns_name, ns in watched.items():
+    for ns_name, ns, rule in _watched(extra):
         for attr, value in vars(ns).items():
-            # Functions and classes only: data attributes (torch.cuda.default_generators, flags)
-            # change legitimately when CUDA initialises.
-            if ns_name in _ALL_DUNDERS and not attr.startswith("_") or (
-                    attr.startswith("__") and attr.endswith("__") and ns_name in _ALL_DUNDERS):
-                snap[f"{ns_name}.{attr}"] = id(value)  # properties and data too: `shape` & co.
-            elif callable(value) and (not attr.startswith("_") or attr in _WATCHED_DUNDERS):
+            if _recorded(rule, attr, value):
                 snap[f"{ns_name}.{attr}"] = id(value)
-    for name, module in list(sys.modules.items()):  # the evaluator's own globals, private too
-        if name.startswith(__package__ + ".") and module is not None:
-            for attr, value in vars(module).items():
-                snap[f"{name}.{attr}"] = id(value)
-    for attr, value in vars(builtins).items():
-        if callable(value):
-            snap[f"builtins.{attr}"] = id(value)
     # Global module hooks run on every module, the reference included: there must be none.
     for attr, value in vars(torch.nn.modules.module).items():
         if attr.startswith("_global_") and isinstance(value, dict):
             snap[f"torch.nn.modules.module.{attr}"] = len(value)
-    # Every method of nn.Module and of torch.nn's modules, private ones too (_call_impl,
-    # _conv_forward): the reference runs through them. Likewise the task's own classes.
-    classes = {f"torch.nn.{name}": cls for name, cls in vars(torch.nn).items()
-               if isinstance(cls, type) and issubclass(cls, torch.nn.Module)}
-    classes.update({name: cls for name, cls in (extra or {}).items() if isinstance(cls, type)})
-    for ns_name, cls in classes.items():
-        for attr, value in vars(cls).items():
-            if callable(value) or isinstance(value, (staticmethod, classmethod, property)):
-                snap[f"{ns_name}.{attr}"] = id(value)
     # State that changes what the reference computes or how inputs are made
-    snap["torch.get_default_dtype()"] = hash(torch.get_default_dtype())
-    snap["torch.are_deterministic_algorithms_enabled()"] = hash(torch.are_deterministic_algorithms_enabled())
-    snap["torch.backends.cuda.matmul.allow_tf32"] = hash(torch.backends.cuda.matmul.allow_tf32)
-    snap["torch.backends.cudnn.allow_tf32"] = hash(torch.backends.cudnn.allow_tf32)
-    snap["gc.isenabled()"] = hash(gc.isenabled())
+    for name, value in zip(_STATE_NAMES, _state()):
+        snap[name] = hash(value)
     return snap
 
 
-def _namespace_dicts(extra: dict | None) -> list[dict]:
-    """Every namespace dict the snapshot reads."""
-    watched = list(_WATCHED.values()) + [torch._C.TensorBase] + list((extra or {}).values())
-    namespaces = [vars(ns) for ns in watched]
-    namespaces += [vars(m) for name, m in list(sys.modules.items())
-                   if name.startswith(__package__ + ".") and m is not None]
-    namespaces += [vars(builtins), vars(torch.nn.modules.module), vars(torch.nn)]
-    namespaces += [vars(cls) for cls in vars(torch.nn).values()
-                   if isinstance(cls, type) and issubclass(cls, torch.nn.Module)]
-    return namespaces
+def _namespace_dicts(extra: dict | None) -> list:
+    """Every namespace dict the snapshot reads (and torch.nn's, where its classes are named)."""
+    return [vars(ns) for _, ns, _ in _watched(extra)] + [vars(torch.nn)]
 
 
 class Bindings:
@@ -122,11 +137,30 @@ class Bindings:
         return _state() == self.state  # after the identities: torch's getters are among them
 
 
+_STATE_NAMES = (
+    "global module hooks", "torch.get_default_dtype()", "torch.get_default_device()",
+    "torch.are_deterministic_algorithms_enabled()", "torch.backends.cuda.matmul.allow_tf32",
+    "torch.backends.cudnn.allow_tf32", "torch.get_float32_matmul_precision()",
+    "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
+    "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction",
+    "torch.backends.cudnn.enabled", "torch.backends.cudnn.benchmark",
+    "torch.backends.cudnn.deterministic", "autocast (cuda)", "autocast (cpu)",
+    "torch function modes", "torch dispatch modes", "gc.isenabled()")
+
+
 def _state() -> tuple:
+    """What changes how the reference computes without rebinding a name: a mode left entered
+    (autocast, a TorchFunctionMode) or a flag."""
     hooks = tuple(len(v) for k, v in vars(torch.nn.modules.module).items()
                   if k.startswith("_global_") and isinstance(v, dict))
-    return (hooks, torch.get_default_dtype(), torch.are_deterministic_algorithms_enabled(),
-            torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32, gc.isenabled())
+    matmul, cudnn = torch.backends.cuda.matmul, torch.backends.cudnn
+    return (hooks, torch.get_default_dtype(), str(torch.get_default_device()),
+            torch.are_deterministic_algorithms_enabled(), matmul.allow_tf32, cudnn.allow_tf32,
+            torch.get_float32_matmul_precision(), matmul.allow_fp16_reduced_precision_reduction,
+            matmul.allow_bf16_reduced_precision_reduction, cudnn.enabled, cudnn.benchmark,
+            cudnn.deterministic, torch.is_autocast_enabled("cuda"), torch.is_autocast_enabled("cpu"),
+            torch._C._len_torch_function_stack(), torch._C._len_torch_dispatch_stack(),
+            gc.isenabled())
 
 
 def carried_state(inputs: list, outputs: list) -> list[str]:

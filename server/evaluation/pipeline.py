@@ -264,19 +264,22 @@ def _settle(device: torch.device) -> None:
 
 
 @contextlib.contextmanager
-def _defence(result: EvalResult):
-    """Accounts the time of an anti-gaming check (its forwards included) to defence_seconds."""
+def _defence(result: EvalResult, what: str):
+    """Accounts the time of an anti-gaming check (its forwards included) to defence_seconds and
+    to its kind in defence_breakdown."""
     t0 = time.perf_counter()
     try:
         yield
     finally:
-        result.defence_seconds += time.perf_counter() - t0
+        spent = time.perf_counter() - t0
+        result.defence_seconds += spent
+        result.defence_breakdown[what] = result.defence_breakdown.get(what, 0.0) + spent
 
 
-def _accounted(fn, result: EvalResult):
+def _accounted(fn, result: EvalResult, what: str):
     """fn, its time accounted as a defence (per-call hooks of the timed loop)."""
     def run(*args):
-        with _defence(result):
+        with _defence(result, what):
             return fn(*args)
     return run
 
@@ -384,10 +387,11 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
         _settle(device)  # the inputs' generation is the evaluator's time, not the candidate's
         saved = None if replay else clone_inputs(trial.inputs)
         out = _run_candidate(new_model, trial.inputs, guard, device, trial.label, result)
-        with _defence(result):
+        with _defence(result, "integrity"):
             _check_integrity(snap, CORRECTNESS)
-            again = None
-            if k == 0:  # the same values at other addresses: a cache keyed by pointer misses
+        again = None
+        if k == 0:  # the same values at other addresses: a cache keyed by pointer misses
+            with _defence(result, "determinism"):
                 same = trial.regenerate() if replay else clone_inputs(saved)
                 again = _run_candidate(new_model, same, guard, device, trial.label, result)
                 _check_integrity(snap, CORRECTNESS)
@@ -395,7 +399,7 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
         pristine = trial.regenerate() if replay else saved
         check_inputs_unchanged(trial.inputs, pristine, trial.label)
         if again is not None:
-            with _defence(result):
+            with _defence(result, "determinism"):
                 check_deterministic(out, again, atol=req.atol, rtol=req.rtol, label=trial.label)
             del again
         label = trial.label
@@ -419,8 +423,10 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     calls drawn at random, unknowable to the candidate, at their fingerprints.
     With kernel provenance on, the kernels of further calls are recorded once timing is done."""
     inputs = []  # the sampler fills it before every call, the first included
-    trials = _recording_point(profile) if kernels is not None else None
-    with _defence(result):
+    # Drawn secretly whether or not kernels are recorded: a submission that cannot count to the
+    # last timed call (the one checked in full) cannot be honest on it alone.
+    trials = _recording_point(profile)
+    with _defence(result, "timed inputs"):
         sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
                                      req.input_seed + TIMING_SEED_OFFSET,
                                      replayable=profile["replayable"],
@@ -434,8 +440,9 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
 
     try:
         timing = time_forward(lambda: new_model(*inputs), device,
-                              Hooks(around=lambda: guard, before=_accounted(sampler.refresh, result),
-                                    after=_accounted(observed, result)),
+                              Hooks(around=lambda: guard,
+                                    before=_accounted(sampler.refresh, result, "timed inputs"),
+                                    after=_accounted(observed, result, "fingerprints")),
                               trials=trials)
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback) from None
@@ -445,10 +452,11 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
                                + describe_exception(exc, guard.candidate_file)) from None
     if guard.violation is not None:
         raise StageFailure(TIMING, "forbidden_op", str(guard.violation))
-    with _defence(result):
+    hooks_spent = result.defence_seconds - hooks_before  # inside the timed loop's wall time
+    with _defence(result, "integrity"):
         _check_integrity(snap, TIMING)
     try:
-        with _defence(result):
+        with _defence(result, "timed-output re-checks"):
             key = expected = check = None  # one reference output per input set, one at a time
             for check in sampler.checks():
                 if check.key != key:
@@ -468,7 +476,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
         raise StageFailure(TIMING, "tampering", "device timings exceed the host clock's; "
                            "the timer was interfered with")
     # the timed loop's wall time holds the per-call hooks too: they are defences, not the candidate
-    result.candidate_seconds += timing.candidate_s - (result.defence_seconds - hooks_before)
+    result.candidate_seconds += timing.candidate_s - hooks_spent
     if req.measure_guard_overhead and timing.meaningful:
         bare = time_forward(lambda: new_model(*inputs), device)
         result.guard_overhead = (timing.median_ms - bare.median_ms) / bare.median_ms
@@ -479,7 +487,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     result.ref_runtime_ms = profile["ref_runtime_ms"]
     result.speedup = profile["ref_runtime_ms"] / timing.median_ms if timing.median_ms > 0 else None
     if kernels is not None:
-        with _defence(result):
+        with _defence(result, "provenance"):
             _record_kernels(req, reference_side, new_model, inputs, sampler, guard, device, snap, result, kernels)
 
 
@@ -500,10 +508,10 @@ FIRST_RECORDING_AFTER = MIN_TRIALS  # timed calls, at least
 
 
 def _recording_point(profile: dict) -> int:
-    """How many calls are timed before the recorded ones: drawn uniformly up to what the time
-    budget allows for the *reference's* duration (trusted; a candidate's first calls could
-    steer an estimate of its own), so counting calls cannot tell a submission when its kernels
-    are recorded. Dishonest on the first k calls only pays if k > half the timed calls, and is
+    """How many calls are timed (before the recorded ones, with provenance on): drawn uniformly
+    up to what the time budget allows for the *reference's* duration (trusted; a candidate's
+    first calls could steer an estimate of its own), so counting calls cannot tell a submission
+    which timed call is the last nor when its kernels are recorded. Dishonest on the first k calls only pays if k > half the timed calls, and is
     then caught whenever fewer than k calls are timed."""
     ceiling = trials_for(profile["ref_runtime_ms"] / 1e3)
     return FIRST_RECORDING_AFTER + secrets.randbelow(max(ceiling - FIRST_RECORDING_AFTER, 0) + 1)

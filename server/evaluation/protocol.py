@@ -65,6 +65,7 @@ class EvalResult:
     stage_seconds: dict = field(default_factory=dict)
     candidate_seconds: float = 0.0  # host time inside the candidate's forward calls
     defence_seconds: float = 0.0  # anti-gaming checks: re-runs, input/integrity/timed-output checks, provenance
+    defence_breakdown: dict = field(default_factory=dict)  # defence_seconds by kind of check
     guard_overhead: float | None = None  # (guarded - unguarded) / unguarded median, if measured
     kernels_seen: list = field(default_factory=list)  # device kernels recorded (provenance on)
     provenance_seconds: float | None = None  # the recordings' own cost (provenance on)

@@ -226,6 +226,7 @@ FORBIDDEN_ATTRIBUTES = {
         # a built-in function's __self__ is its module (len.__self__ is builtins); the others
         # walk from a function or class to what defines it
         "__self__", "__objclass__", "__func__", "__wrapped__", "__mro__", "__bases__", "__base__",
+        "mro",
         "tofile", "from_file",
         # a @triton.jit function's view of its module's globals (builtins included)
         "get_capture_scope", "used_global_vals",

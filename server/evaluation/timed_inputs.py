@@ -32,10 +32,13 @@ REGENERATE_MAX_SHARE = 0.25
 PERTURB_MIN_BYTES = 64 << 20
 # Every timed output is fingerprinted (its values at secret positions); this many calls, drawn at
 # random afterwards, are checked against the reference there, besides the last call (checked in
-# full): a submission dishonest on a fraction f of the calls (f > 1/2 to move the median) survives
-# with probability below (1 - f)^CHECKED_CALLS ~ 3 %. (A fingerprint check costs a reference
-# output; a whole output kept for a full check cost a copy and a full comparison besides.)
-FINGERPRINTED = 4096
+# full; which call is last is drawn secretly): a submission dishonest on a fraction f of the calls
+# (f > 1/2 to move the median) survives with probability below (1 - f)^CHECKED_CALLS ~ 3 % when
+# its outputs are wrong at more than a few hundred thousandths of their elements (a returned
+# stale output in perturb mode is wrong at ~3 x 65536 of 1.6e9: 65536 positions see that with
+# probability 1 - e^-8). (A fingerprint check costs a reference output; a whole output kept for
+# a full check cost a copy and a full comparison besides.)
+FINGERPRINTED = 1 << 16
 CHECKED_CALLS = 5
 POISONED = 1 << 16  # elements of a returned output spoiled before the next call (perturbing)
 
@@ -61,7 +64,7 @@ class TimedOutputSampler:
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
         self.origin_seed, self.seed = seed, seed + 1
         # Spiked tasks (inputs.SPIKED_FAMILIES): every call's inputs carry spikes, their heights
-        # measured once.
+        # measured once; perturbing, they move with every round (fixed spikes could be memoised).
         self.spiked, self.heights = spiked, None
         self.round = 0  # refreshes so far: the inputs now are those of round `round`
         self.calls = 0  # calls observed
@@ -80,7 +83,7 @@ class TimedOutputSampler:
         self.perturbing, self.saved, self.undo = False, None, []
         self.work, self.work_undo = None, []
         if perturbing:
-            self.inputs[:] = self._made(self.origin_seed)
+            self.inputs[:] = generate(get_inputs, device, self.origin_seed)
             self.perturbing = perturbation.perturbable(self.inputs)
             self.key = secrets.randbits(62)
             self.saved = None if self.replayable else clone_inputs(self.inputs)
@@ -99,7 +102,7 @@ class TimedOutputSampler:
             if self.last is not None:
                 _spoil(self.last[2], self.inputs, self.gen)
             perturbation.restore(self.undo)
-            self.undo = perturbation.perturb(self.inputs, self.key, self.round)
+            self.undo = self._perturbed(self.inputs, self.round)
             return
         self.inputs.clear()  # the last inputs go before the next exist
         self.inputs.extend(self._generated(self.round))
@@ -165,11 +168,19 @@ class TimedOutputSampler:
         if not self.perturbing:
             return self._generated(used)
         if self.work is None:
-            self.work = (self._made(self.origin_seed) if self.replayable
-                         else clone_inputs(self.saved))
+            self.work = (generate(self.get_inputs, self.device, self.origin_seed)
+                         if self.replayable else clone_inputs(self.saved))
         perturbation.restore(self.work_undo)
-        self.work_undo = perturbation.perturb(self.work, self.key, used)
+        self.work_undo = self._perturbed(self.work, used)
         return self.work
+
+    def _perturbed(self, inputs: list, round_: int) -> list:
+        """Round `round_`'s change to the made-once inputs (and its spikes); returns its undo."""
+        undo = perturbation.perturb(inputs, self.key, round_)
+        if self.spiked:
+            self.heights = add_spikes(inputs, (self.key + 15485863 * round_) % (1 << 62),
+                                      self.heights, undo)
+        return undo
 
     def _generated(self, round_: int) -> list:
         return self._made(self.seed + round_ - 1)
@@ -203,17 +214,20 @@ def gather(t: torch.Tensor, positions) -> torch.Tensor:
 
 
 def _spoil(out, inputs: list, gen: torch.Generator) -> None:
-    """NaN at POISONED secret positions of each floating output tensor that shares no memory
-    with an input (spoiling a view of an input would write the input)."""
+    """NaN (floating outputs) or the type's least value (integer outputs: no index is negative)
+    at POISONED secret positions of each output tensor that shares no memory with an input
+    (spoiling a view of an input would write the input)."""
     storages = {x.untyped_storage().data_ptr() for x in inputs if torch.is_tensor(x)}
     for o in output_items(out) or []:
-        if (o.is_floating_point() and o.numel()
-                and o.untyped_storage().data_ptr() not in storages):
+        if o.dtype == torch.bool or o.is_complex():
+            continue
+        bad = float("nan") if o.is_floating_point() else torch.iinfo(o.dtype).min
+        if o.numel() and o.untyped_storage().data_ptr() not in storages:
             positions = _positions(o, POISONED, gen)
             if o.is_contiguous():
-                o.view(-1).index_fill_(0, positions, float("nan"))
+                o.view(-1).index_fill_(0, positions, bad)
             else:
-                o.put_(positions, torch.full((POISONED,), float("nan"), dtype=o.dtype, device=o.device))
+                o.put_(positions, torch.full((POISONED,), bad, dtype=o.dtype, device=o.device))
 
 
 def perturbs(nbytes: int, generation_ms: float, ref_runtime_ms: float, perturbable: bool,
