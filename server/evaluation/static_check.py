@@ -227,6 +227,8 @@ FORBIDDEN_ATTRIBUTES = {
         # walk from a function or class to what defines it
         "__self__", "__objclass__", "__func__", "__wrapped__", "__mro__", "__bases__", "__base__",
         "mro",
+        # a function's defaults, changed in place, change what every caller gets (the reference)
+        "__defaults__", "__kwdefaults__",
         "tofile", "from_file",
         # a @triton.jit function's view of its module's globals (builtins included)
         "get_capture_scope", "used_global_vals",
