@@ -81,16 +81,17 @@ def _sparse(x: torch.Tensor, _: int) -> torch.Tensor:
 SPIKES = 4
 
 
-def _spike(out: torch.Tensor, height: torch.Tensor | None = None,
-           undo: list | None = None) -> torch.Tensor | None:
+def _spike(out: torch.Tensor, height: float | None = None,
+           undo: list | None = None) -> float | None:
     """SPIKES elements at random positions (one in each of SPIKES equal stretches: distinct, so
     replaying the scatter is deterministic), positive and together as large in square as all the
     others: the group (row, channel, the whole tensor) each lands in is dominated by it, so a
     statistic estimated from a sample of the elements misses it and is far off (a Frobenius norm
     from 6 % of a full-size input, or a LayerNorm's variance, is otherwise within tolerance),
-    while an honest float32 sum of squares holds it to ~1e-7. Returns the height (a device
-    scalar) for the next inputs of the same kind, which then skip the pass that measures it; with
-    `undo`, appends what puts the replaced values back (perturb.restore's format)."""
+    while an honest float32 sum of squares holds it to ~1e-7. Returns the height for the next
+    inputs of the same kind, which then skip the pass that measures it (kept on the host: a
+    kernel writing out of bounds could shrink a device copy); with `undo`, appends what puts the
+    replaced values back (perturb.restore's format)."""
     n = out.numel()
     if n < 2 * SPIKES or not out.is_contiguous():
         return height
@@ -98,11 +99,11 @@ def _spike(out: torch.Tensor, height: torch.Tensor | None = None,
     where = torch.arange(0, SPIKES * stretch, stretch, device=out.device).add_(
         torch.randint(0, stretch, (SPIKES,), device=out.device))
     if height is None:  # one pass, no buffer of the input's size (6 GiB at full size)
-        height = torch.linalg.vector_norm(out, dtype=torch.float32).div_(SPIKES ** 0.5).clamp_(min=1.0)
+        height = max(1.0, float(torch.linalg.vector_norm(out, dtype=torch.float32)) / SPIKES ** 0.5)
     flat = out.view(-1)
     if undo is not None:
         undo.append((flat, where, flat.index_select(0, where)))
-    flat.index_copy_(0, where, height.to(out.dtype).repeat(SPIKES))
+    flat.index_copy_(0, where, torch.full((SPIKES,), height, dtype=out.dtype, device=out.device))
     return height
 
 
