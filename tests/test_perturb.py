@@ -146,7 +146,7 @@ def test_spikes_move_with_every_round_so_finding_them_costs_a_full_read_each_cal
     read everything on every call, which is all sampling was to save."""
     monkeypatch.setattr(perturb, "PERTURBED", 64)  # as sparse as 65536 in a full-size input
     sampler = TimedOutputSampler(lambda: [torch.rand(16, 65536)], [], CPU, seed=3,
-                                 perturbing=True, spiked=True)
+                                 perturbing=True, spiked="level1/37_FrobeniusNorm_")
     known, full_reads, spike_sets = {}, [], []
 
     def memo_spikes(x):

@@ -166,7 +166,8 @@ def test_spiked_tasks_time_on_spiked_inputs_and_a_sampled_norm_fails_the_last_ca
         return x / torch.sqrt(x.reshape(-1)[::16].square().sum() * 16)
 
     for perturbing in (False, True):
-        sampler = TimedOutputSampler(big, [], CPU, seed=4, perturbing=perturbing, spiked=True)
+        sampler = TimedOutputSampler(big, [], CPU, seed=4, perturbing=perturbing,
+                                     spiked="level1/37_FrobeniusNorm_")
         seen = []
         run_calls(sampler, lambda x: seen.append(x.clone()) or sampled(x), 6)
         # the spikes, every call (perturbing moves an eighth of this small input a round, so a

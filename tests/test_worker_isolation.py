@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+import warnings
 
 import pytest
 import torch
@@ -149,7 +150,7 @@ def test_the_bindings_check_sees_any_watched_binding_change():
 
 
 @pytest.mark.parametrize("patch", ["inherited_forward", "module_global_F", "autocast_left_on",
-                                   "function_mode_left_on"])
+                                   "function_mode_left_on", "aten_kernel_registered"])
 def test_patches_the_reference_would_run_through_are_seen(patch, monkeypatch):
     """Routes past the static rules or not, what the reference runs through: a method BatchNorm2d
     inherits from a private base, the `F` that torch.nn's conv module calls, a mode left on."""
@@ -167,6 +168,14 @@ def test_patches_the_reference_would_run_through_are_seen(patch, monkeypatch):
     elif patch == "autocast_left_on":
         stack.enter_context(torch.autocast("cpu"))
         expected = "autocast (cpu)"
+    elif patch == "aten_kernel_registered":
+        library = torch.library.Library("aten", "IMPL")
+        stack.callback(library._destroy)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "overriding a previously registered kernel"
+            library.impl("relu", lambda x: x * 0, "CPU")
+        assert not torch.relu(torch.ones(2)).any()  # the reference's relu would now return zeros
+        expected = "torch.library registrations"
     else:
         class PassThrough(TorchFunctionMode):
             def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -394,3 +403,20 @@ def test_state_carried_on_inputs_or_outputs_is_found():
     x.note = "runs code when released"
     out.grad = torch.zeros(4)
     assert integrity.carried_state([x, 3], (out,)) == ["input 0", "output 0"]
+
+
+def test_a_submodule_imported_after_the_snapshot_is_not_tampering():
+    """`import torch.cuda.comm` (or any lazily loaded submodule) adds a module attribute to a
+    watched namespace: an honest submission may do that."""
+    import importlib
+    import sys
+    sys.modules.pop("torch.cuda.comm", None)
+    had = vars(torch.cuda).pop("comm", None)
+    before = integrity.snapshot()
+    try:
+        importlib.import_module("torch.cuda.comm")
+        assert "comm" in vars(torch.cuda)
+        assert integrity.changed(before) == []
+    finally:
+        if had is not None:
+            torch.cuda.comm = had

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 torch = pytest.importorskip("torch")  # the seed: these run on a CPU-only PyTorch, skip without one
@@ -191,20 +193,41 @@ def test_sparse_inputs_are_mostly_zero_and_signed():
     assert nonzero.min() < 0 < nonzero.max() and nonzero.abs().max() <= 2
 
 
-def test_the_last_random_trial_of_a_statistics_task_carries_four_spikes():
+SPIKED = "with large spikes (one per normalised group)"
+
+
+def test_the_last_random_trial_of_frobenius_carries_four_spikes():
     """The task's own values but for four elements, one in each quarter of the tensor, that
     carry as much of the squared norm as all the others; made again exactly from the seed."""
     trials = list(correctness_trials(lambda: [torch.rand(256, 256)], torch.device("cpu"), 0, 5,
-                                     "level1/40_LayerNorm"))
-    assert [t.label for t in trials][3:] == ["random inputs #4", "random inputs #5 with four large spikes"]
+                                     FROBENIUS))
+    assert [t.label for t in trials][3:5] == ["random inputs #4", f"random inputs #5 {SPIKED}"]
     x = trials[4].inputs[0]
     spikes = (x > 1).reshape(-1).nonzero().reshape(-1)
     assert [int(i) // (x.numel() // 4) for i in spikes] == [0, 1, 2, 3]
     rest = x.reshape(-1)[(x <= 1).reshape(-1)]
     assert rest.min() >= 0 and 0.4 < float(x[x > 1].square().sum() / x.square().sum()) < 0.6
     assert torch.equal(x, trials[4].regenerate()[0])
-    assert "timed calls with four large spikes" in describe_extra_inputs("level1/40_LayerNorm")
+    assert f"timed calls {SPIKED}" in describe_extra_inputs(FROBENIUS)
     assert not (trials[3].inputs[0] > 1).any()
+
+
+@pytest.mark.parametrize("task_id, shape, group_dims", [
+    ("level1/39_L2Norm_", (64, 4096), 1),  # every row
+    ("level1/34_InstanceNorm", (2, 8, 32, 32), 2),  # every (sample, channel) instance
+    ("level1/40_LayerNorm", (4, 8, 16, 16), 3),  # every sample
+])
+def test_every_normalised_group_carries_a_spike(task_id, shape, group_dims):
+    """One spike per group, as large in square as the rest of it: a kernel that samples and
+    then repairs the groups it finds spiked repairs all of them, which is the honest cost."""
+    trials = list(correctness_trials(lambda: [torch.rand(*shape)], torch.device("cpu"), 1, 2,
+                                     task_id))
+    x = trials[1].inputs[0]
+    groups = x.reshape(-1, math.prod(shape[-group_dims:]))
+    assert ((groups > 1).sum(dim=1) == 1).all()
+    share = (groups * (groups > 1)).square().sum(dim=1) / groups.square().sum(dim=1)
+    assert ((0.4 < share) & (share < 0.6)).all()
+    assert torch.equal(x, trials[1].regenerate()[0])
 
 
 def sampled_frobenius(x, every=16):
@@ -252,7 +275,7 @@ def test_statistics_from_a_sample_pass_the_tasks_inputs_and_fail_the_spiked_ones
     within tolerance on the task's own [0, 1) inputs, far off where a spike dominates a group."""
     trials = list(correctness_trials(lambda: [torch.rand(*shape)], torch.device("cpu"), 3, 2,
                                      task_id))
-    assert [t.label for t in trials] == ["random inputs #1", "random inputs #2 with four large spikes"]
+    assert [t.label for t in trials] == ["random inputs #1", f"random inputs #2 {SPIKED}"]
     for trial in trials:
         x = trial.inputs[0]
         ref = honest(x)

@@ -27,6 +27,8 @@ def _fail(feedback: str):
 # Text in a CUDA submission's source strings (case-insensitive) -> why it is refused. The first
 # line of defence; kernel provenance on the GPU catches what text rules cannot (see provenance.py).
 _VENDOR = "vendor libraries compute for you; write your own kernels"
+_DISPATCHER = ("registering kernels for torch's operators changes what every caller of them, the "
+               "reference included, computes")
 CUDA_FORBIDDEN_TEXT = {
     "cublas": _VENDOR, "cudnn": _VENDOR, "cutlass": _VENDOR, "cufft": _VENDOR, "cusparse": _VENDOR,
     "cusolver": _VENDOR, "thrust::": _VENDOR, "cub::device": _VENDOR,
@@ -44,6 +46,8 @@ CUDA_FORBIDDEN_TEXT = {
     "cudastreamcreate": STREAMS_REASON, "custreamcreate": STREAMS_REASON,
     "getstreamfrom": STREAMS_REASON, "getnewstream": STREAMS_REASON, "streamnonblocking": STREAMS_REASON,
     "guardimpl": STREAMS_REASON, "cuctxcreate": STREAMS_REASON,
+    "torch_library": _DISPATCHER, "dispatcher": _DISPATCHER, "registeroperators": _DISPATCHER,
+    "op_registration": _DISPATCHER,
 }
 _C_TIME_CALL = re.compile(r"\btime\s*\(")
 _C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)

@@ -8,6 +8,7 @@ that separate honest kernels from such shortcuts. Timing keeps the original gene
 from __future__ import annotations
 
 import functools
+import math
 import secrets
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -78,56 +79,71 @@ def _sparse(x: torch.Tensor, _: int) -> torch.Tensor:
     return torch.empty_like(x).uniform_(-2.0, 2.0).mul_(torch.empty_like(x).bernoulli_(0.01))
 
 
-SPIKES = 4
+SPIKES = 4  # in a task normalised as a whole (Frobenius): four spikes in all
+# How many trailing dimensions make a stretch that lies within one normalisation group: each
+# stretch gets one spike, so every group (row, instance, channel block) carries spikes and no
+# kernel can repair only the few groups it found spiked. None: the whole tensor is one group.
+SPIKE_STRETCH_DIMS = {
+    "level1/37_FrobeniusNorm_": None, "level1/38_L1Norm_": 1, "level1/39_L2Norm_": 1,
+    "level1/33_BatchNorm": 2, "level1/34_InstanceNorm": 2, "level1/35_GroupNorm_": 2,
+    "level1/40_LayerNorm": 3,
+}
 
 
-def _spike(out: torch.Tensor, height: float | None = None,
+def _spike(out: torch.Tensor, dims: int | None, height: float | None = None,
            undo: list | None = None) -> float | None:
-    """SPIKES elements at random positions (one in each of SPIKES equal stretches: distinct, so
-    replaying the scatter is deterministic), positive and together as large in square as all the
-    others: the group (row, channel, the whole tensor) each lands in is dominated by it, so a
-    statistic estimated from a sample of the elements misses it and is far off (a Frobenius norm
-    from 6 % of a full-size input, or a LayerNorm's variance, is otherwise within tolerance),
-    while an honest float32 sum of squares holds it to ~1e-7. Returns the height for the next
-    inputs of the same kind, which then skip the pass that measures it (kept on the host: a
-    kernel writing out of bounds could shrink a device copy); with `undo`, appends what puts the
-    replaced values back (perturb.restore's format)."""
+    """One positive spike at a random position of every stretch of the flat tensor (the last
+    `dims` dimensions; a quarter of it when `dims` is None), as large in square as the rest of
+    its stretch: distinct positions, so replaying the scatter is deterministic. Each group the
+    task normalises over (row, instance, channel block, the whole tensor) is dominated by its
+    spikes, so a statistic estimated from a sample of the elements misses or overweights them
+    and is far off (a Frobenius norm from 6 % of a full-size input, or a LayerNorm's variance,
+    is otherwise within tolerance), while an honest float32 sum of squares holds it to ~1e-7.
+    Returns the height for the next inputs of the same kind, which then skip the pass that
+    measures it (kept on the host: a kernel writing out of bounds could shrink a device copy);
+    with `undo`, appends what puts the replaced values back (perturb.restore's format)."""
     n = out.numel()
     if n < 2 * SPIKES or not out.is_contiguous():
         return height
-    stretch = n // SPIKES
-    where = torch.arange(0, SPIKES * stretch, stretch, device=out.device).add_(
-        torch.randint(0, stretch, (SPIKES,), device=out.device))
+    stretch = (math.prod(out.shape[-dims:]) if dims and out.dim() >= dims else n // SPIKES)
+    count = n // max(stretch, 1)
+    if stretch < 2 or count < 1:
+        return height
+    where = torch.arange(0, count * stretch, stretch, device=out.device).add_(
+        torch.randint(0, stretch, (count,), device=out.device))
     if height is None:  # one pass, no buffer of the input's size (6 GiB at full size)
-        height = max(1.0, float(torch.linalg.vector_norm(out, dtype=torch.float32)) / SPIKES ** 0.5)
+        mean_square = float(torch.linalg.vector_norm(out, dtype=torch.float32)) ** 2 / n
+        height = max(1.0, (stretch * mean_square) ** 0.5)
     flat = out.view(-1)
     if undo is not None:
         undo.append((flat, where, flat.index_select(0, where)))
-    flat.index_copy_(0, where, torch.full((SPIKES,), height, dtype=out.dtype, device=out.device))
+    flat.index_copy_(0, where, torch.full((count,), height, dtype=out.dtype, device=out.device))
     return height
 
 
-def add_spikes(inputs: list, seed: int, heights: list | None = None,
+def add_spikes(inputs: list, seed: int, task_id: str | None, heights: list | None = None,
                undo: list | None = None) -> list:
-    """Spikes on every floating tensor input, in place, at positions drawn from `seed`; their
-    heights measured unless given (`heights` from an earlier call on inputs of the same task);
-    with `undo`, what reverts them is appended to it. Returns the heights."""
+    """Spikes (`_spike`, stretches as the task's groups) on every floating tensor input, in
+    place, at positions drawn from `seed`; their heights measured unless given (`heights` from
+    an earlier call on inputs of the same task); with `undo`, what reverts them is appended to
+    it. Returns the heights."""
+    dims = SPIKE_STRETCH_DIMS.get(task_id)
     torch.manual_seed(seed ^ 0x5BD1E995)
     floats = [x for x in inputs if torch.is_tensor(x) and x.is_floating_point()]
-    heights = [_spike(x, h, undo) for x, h in zip(floats, heights or [None] * len(floats))]
+    heights = [_spike(x, dims, h, undo) for x, h in zip(floats, heights or [None] * len(floats))]
     _unseed()
     return heights
 
 
 # Tasks whose last random trial and every timed call carry spikes: a kernel cannot tell those
-# inputs from the task's own (but for four elements) without reading all of them, which is what
-# estimating from a sample saves; nor be honest only while it counts correctness calls.
+# inputs from the task's own (but for a spike per group) without reading all of them, which is
+# what estimating from a sample saves; nor be honest only while it counts correctness calls.
 SPIKED_FAMILIES = {"frobenius", "statistics"}
+SPIKED_LABEL = "with large spikes (one per normalised group)"
 
 
 def spiked_task(task_id: str | None) -> bool:
     return task_family(task_id) in SPIKED_FAMILIES
-SPIKED_LABEL = "with four large spikes"
 
 
 EXTRA_TRIALS = {
@@ -185,7 +201,7 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
     spiked = spiked_task(task_id)
     for k in range(n):
         if spiked and k == n - 1:
-            again = functools.partial(_spiked_inputs, get_inputs, device, seed + k)
+            again = functools.partial(_spiked_inputs, get_inputs, device, seed + k, task_id)
             yield Trial(f"random inputs #{k + 1} {SPIKED_LABEL}", again(), again)
             continue
         again = functools.partial(generate, get_inputs, device, seed + k)
@@ -195,9 +211,9 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
         yield Trial(label, again(), again)
 
 
-def _spiked_inputs(get_inputs, device: torch.device, seed: int) -> list:
+def _spiked_inputs(get_inputs, device: torch.device, seed: int, task_id: str | None) -> list:
     inputs = generate(get_inputs, device, seed)
-    add_spikes(inputs, seed)
+    add_spikes(inputs, seed, task_id)
     return inputs
 
 

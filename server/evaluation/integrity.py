@@ -145,22 +145,32 @@ _STATE_NAMES = (
     "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction",
     "torch.backends.cudnn.enabled", "torch.backends.cudnn.benchmark",
     "torch.backends.cudnn.deterministic", "autocast (cuda)", "autocast (cpu)",
-    "torch function modes", "torch dispatch modes", "gc.isenabled()")
+    "torch function modes", "torch dispatch modes", "torch.library registrations",
+    "autocast dtypes", "scaled-dot-product backends", "preferred BLAS library",
+    "torch.backends.mkldnn.enabled", "torch.backends.mha fast path", "torch.get_num_threads()",
+    "gc.isenabled()")
 
 
 def _state() -> tuple:
     """What changes how the reference computes without rebinding a name: a mode left entered
-    (autocast, a TorchFunctionMode) or a flag."""
+    (autocast, a TorchFunctionMode), a flag, a kernel registered with the dispatcher."""
     hooks = tuple(len(v) for k, v in vars(torch.nn.modules.module).items()
                   if k.startswith("_global_") and isinstance(v, dict))
-    matmul, cudnn = torch.backends.cuda.matmul, torch.backends.cudnn
+    cuda, cudnn = torch.backends.cuda, torch.backends.cudnn
+    matmul = cuda.matmul
     return (hooks, torch.get_default_dtype(), str(torch.get_default_device()),
             torch.are_deterministic_algorithms_enabled(), matmul.allow_tf32, cudnn.allow_tf32,
             torch.get_float32_matmul_precision(), matmul.allow_fp16_reduced_precision_reduction,
             matmul.allow_bf16_reduced_precision_reduction, cudnn.enabled, cudnn.benchmark,
             cudnn.deterministic, torch.is_autocast_enabled("cuda"), torch.is_autocast_enabled("cpu"),
             torch._C._len_torch_function_stack(), torch._C._len_torch_dispatch_stack(),
-            gc.isenabled())
+            # a kernel registered for an aten op from Python (torch.library) rebinds no name
+            (len(torch.library._impls), len(torch.library._defs)),
+            (torch.get_autocast_dtype("cuda"), torch.get_autocast_dtype("cpu")),
+            (cuda.flash_sdp_enabled(), cuda.mem_efficient_sdp_enabled(), cuda.math_sdp_enabled(),
+             cuda.cudnn_sdp_enabled()), str(cuda.preferred_blas_library()),
+            torch.backends.mkldnn.enabled, torch.backends.mha.get_fastpath_enabled(),
+            torch.get_num_threads(), gc.isenabled())
 
 
 def carried_state(inputs: list, outputs: list) -> list[str]:
@@ -342,10 +352,11 @@ def changed(before: dict[str, int], extra: dict | None = None) -> list[str]:
     """Names whose binding differs from the snapshot (added, removed or replaced)."""
     after = snapshot(extra)
     diff = [k for k in before.keys() | after.keys() if before.get(k) != after.get(k)]
-    # Lazily imported submodules appear as new attributes of `torch`: not tampering.
-    return sorted(k for k in diff if not (k not in before and _is_module(k)))
-
-
-def _is_module(name: str) -> bool:
-    ns, _, attr = name.rpartition(".")
-    return ns == "torch" and type(getattr(torch, attr, None)).__name__ == "module"
+    # A lazily imported submodule appears as a new attribute of its parent (`import
+    # torch.cuda.comm`), and as a new namespace when it is one of torch.nn's: not tampering.
+    # Replacing an existing binding, or adding a name that is not a module, still is.
+    added_modules = {f"{name}.{attr}" for name, ns, _ in _watched(extra)
+                     for attr, value in vars(ns).items() if isinstance(value, types.ModuleType)}
+    known = {k.rpartition(".")[0] for k in before}
+    return sorted(k for k in diff if k in before
+                  or (k not in added_modules and k.rpartition(".")[0] in known))

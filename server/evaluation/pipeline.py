@@ -431,7 +431,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
                                      req.input_seed + TIMING_SEED_OFFSET,
                                      replayable=profile["replayable"],
                                      perturbing=bool(profile.get("perturb_timing_inputs")),
-                                     spiked=spiked_task(req.task_id))
+                                     spiked=req.task_id if spiked_task(req.task_id) else None)
     hooks_before = result.defence_seconds
 
     def observed(out):

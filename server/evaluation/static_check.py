@@ -687,9 +687,24 @@ def _reject_name(name: str, language: str, node: ast.AST) -> None:
     if (name.split(".")[0] == "os" and head not in OS_ALLOWED) or (
             name.split(".")[0] == "sys" and head not in SYS_ALLOWED):
         _fail(f"{where(node)}: `{name}` is not allowed: {_FILES}")
-    reason = _forbidden_reason(name, language) or _forbidden_object_reason(name)
+    canonical = _canonical(name)
+    reason = (_forbidden_reason(name, language) or _forbidden_reason(canonical, language)
+              or _forbidden_object_reason(name))
     if reason:
-        _fail(f"{where(node)}: `{name}` is not allowed: {reason}")
+        also = "" if canonical == name else f" (it is `{canonical}`)"
+        _fail(f"{where(node)}: `{name}`{also} is not allowed: {reason}")
+
+
+def _canonical(name: str) -> str:
+    """`a.b.c` named from the last module it passes through, by that module's own name: a module
+    one of torch's modules imported (`torch.nn.functional.torch.library.impl`) is the module it
+    is (`torch.library.impl`), whatever the path to it."""
+    parts = name.split(".")
+    canonical = name
+    for i, (_, value) in enumerate(_chain(name, classes=False), start=1):
+        if isinstance(value, types.ModuleType):
+            canonical = ".".join([value.__name__] + parts[i + 1:])
+    return canonical
 
 
 def _check_dynamic_attribute(node: ast.Call) -> None:

@@ -60,11 +60,13 @@ class TimedOutputSampler:
     """Fresh inputs per timed call, every output fingerprinted, the re-checks drawn afterwards."""
 
     def __init__(self, get_inputs, inputs: list, device: torch.device, seed: int,
-                 replayable: bool | None = None, perturbing: bool = False, spiked: bool = False):
+                 replayable: bool | None = None, perturbing: bool = False,
+                 spiked: str | None = None):
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
         self.origin_seed, self.seed = seed, seed + 1
-        # Spiked tasks (inputs.SPIKED_FAMILIES): every call's inputs carry spikes, their heights
-        # measured once; perturbing, they move with every round (fixed spikes could be memoised).
+        # Spiked tasks (inputs.SPIKED_FAMILIES; `spiked` is the task id): every call's inputs
+        # carry spikes, their heights measured once; perturbing, they move with every round
+        # (fixed spikes could be memoised).
         self.spiked, self.heights = spiked, None
         self.round = 0  # refreshes so far: the inputs now are those of round `round`
         self.calls = 0  # calls observed
@@ -179,7 +181,7 @@ class TimedOutputSampler:
         undo = perturbation.perturb(inputs, self.key, round_)
         if self.spiked:
             self.heights = add_spikes(inputs, (self.key + 15485863 * round_) % (1 << 62),
-                                      self.heights, undo)
+                                      self.spiked, self.heights, undo)
         return undo
 
     def _generated(self, round_: int) -> list:
@@ -188,7 +190,7 @@ class TimedOutputSampler:
     def _made(self, seed: int) -> list:
         inputs = generate(self.get_inputs, self.device, seed)
         if self.spiked:
-            self.heights = add_spikes(inputs, seed, self.heights)
+            self.heights = add_spikes(inputs, seed, self.spiked, self.heights)
         return inputs
 
 
