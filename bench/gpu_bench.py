@@ -143,6 +143,10 @@ def main() -> None:
               f"{r['stages']['correctness']:>8.2f}{r['stages']['timing']:>8.2f}{r['runtime_ms']:>10.4f}"
               f"{r['ref_ms']:>10.4f}{r['speedup']:>9.3f}{r['spread_pct']:>9.2f}{r['guard_pct']:>8.2f}"
               f"{r['defence_pct']:>6.1f}{r['roofline_frac']:>6.2f}{r['issue_ms']:>8.3f}")
+    print("\nchecks by kind, median ms a warm step (def% above):")
+    for name, r in table:
+        if "error" not in r:
+            print(f"{name:<22}" + ", ".join(f"{k} {v:.1f}" for k, v in r["defence_ms"].items()))
     print("\nkernel provenance on every step (KERNEL_ENV_PROVENANCE=all, the default; the table above "
           "ran with it off): CUPTI start + recordings, after timing")
     plain = dict(table)

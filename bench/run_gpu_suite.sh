@@ -29,7 +29,7 @@ if [ "$PHASE" != tests ]; then
   echo "== server smoke test (gpu evaluator, loopback)"
   python3 bench/server_smoke.py 2>&1 | tail -8
   echo "== benchmark"
-  python3 bench/gpu_bench.py ${KB:+--kernelbench-dir "$KB"} 2>&1 | tee "$LOGS/bench.log" | tail -32
+  python3 bench/gpu_bench.py ${KB:+--kernelbench-dir "$KB"} 2>&1 | tee "$LOGS/bench.log" | tail -46
   if [ -n "$KB" ]; then
     echo "== where a full-size step's time goes (bench/step_profile.py)"
     for c in ReLU Frobenius; do python3 bench/step_profile.py --kernelbench-dir "$KB" --only $c 2>&1 | grep -v -i warn; done | tee "$LOGS/step-profile.log"
