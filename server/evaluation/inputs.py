@@ -15,6 +15,8 @@ from typing import Callable, Iterator
 
 import torch
 
+from .perturb import one_per_stretch
+
 ACTIVATION_TASKS = {
     "level1/19_ReLU", "level1/20_LeakyReLU", "level1/31_ELU", "level1/29_Softplus",
     "level1/88_MinGPTNewGelu",
@@ -109,8 +111,7 @@ def _spike(out: torch.Tensor, dims: int | None, height: float | None = None,
     count = n // max(stretch, 1)
     if stretch < 2 or count < 1:
         return height
-    where = torch.arange(0, count * stretch, stretch, device=out.device).add_(
-        torch.randint(0, stretch, (count,), device=out.device))
+    where = one_per_stretch(count, stretch, out.device)
     if height is None:  # one pass, no buffer of the input's size (6 GiB at full size)
         mean_square = float(torch.linalg.vector_norm(out, dtype=torch.float32)) ** 2 / n
         height = max(1.0, (stretch * mean_square) ** 0.5)

@@ -40,14 +40,21 @@ def perturb(inputs: list, key: int, round_: int) -> list:
         count = min(PERTURBED, n)
         gen = _generator(x.device)
         gen.manual_seed((key + 7919 * round_ + i) % (1 << 62))
-        block = n // count
-        where = torch.arange(0, count * block, block, device=x.device).add_(
-            torch.randint(0, block, (count,), generator=gen, device=x.device))
+        where = one_per_stretch(count, n // count, x.device, gen)
         source = torch.randint(0, n, (count,), generator=gen, device=x.device)
         flat = x.view(-1)
         undo.append((flat, where, flat.index_select(0, where)))  # read before the scatter
         flat.index_copy_(0, where, flat.index_select(0, source))
     return undo
+
+
+def one_per_stretch(count: int, stretch: int, device: torch.device,
+                    generator: torch.Generator | None = None) -> torch.Tensor:
+    """One random position in each of `count` consecutive stretches of `stretch` elements:
+    distinct by construction (a scatter there is deterministic), drawn without waiting for the
+    device."""
+    return torch.arange(0, count * stretch, stretch, device=device).add_(
+        torch.randint(0, stretch, (count,), generator=generator, device=device))
 
 
 def restore(undo: list) -> None:

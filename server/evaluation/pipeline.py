@@ -113,7 +113,7 @@ def prewarm(device: torch.device) -> None:
         fused_compare.max_diff_and_excess(y, x, 0.01)  # the full-size comparison's kernel
     # the normalised tasks' checks, and the timed calls' per-call defences (perturbation,
     # spoiled outputs, fingerprints): else their first use is counted in the step
-    tolerances("level1/23_Softmax", x, 1e-2, 1e-2)
+    torch.aminmax(x)
     x.sum(dim=-1)
     torch.linalg.vector_norm(x)
     sampler = TimedOutputSampler(lambda: [torch.rand(64, 64)], [], device, 0, replayable=True,
@@ -425,7 +425,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     inputs = []  # the sampler fills it before every call, the first included
     # Drawn secretly whether or not kernels are recorded: a submission that cannot count to the
     # last timed call (the one checked in full) cannot be honest on it alone.
-    trials = _recording_point(profile)
+    trials = _timed_call_count(profile)
     with _defence(result, "timed inputs"):
         sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
                                      req.input_seed + TIMING_SEED_OFFSET,
@@ -507,12 +507,13 @@ RECORDED_CALLS = 2
 FIRST_RECORDING_AFTER = MIN_TRIALS  # timed calls, at least
 
 
-def _recording_point(profile: dict) -> int:
+def _timed_call_count(profile: dict) -> int:
     """How many calls are timed (before the recorded ones, with provenance on): drawn uniformly
     up to what the time budget allows for the *reference's* duration (trusted; a candidate's
     first calls could steer an estimate of its own), so counting calls cannot tell a submission
-    which timed call is the last nor when its kernels are recorded. Dishonest on the first k calls only pays if k > half the timed calls, and is
-    then caught whenever fewer than k calls are timed."""
+    which timed call is the last nor when its kernels are recorded. Dishonest on the first k
+    calls only pays if k > half the timed calls, and is then caught whenever fewer than k calls
+    are timed."""
     ceiling = trials_for(profile["ref_runtime_ms"] / 1e3)
     return FIRST_RECORDING_AFTER + secrets.randbelow(max(ceiling - FIRST_RECORDING_AFTER, 0) + 1)
 
