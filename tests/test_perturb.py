@@ -11,6 +11,7 @@ from server.evaluation.inputs import generate
 from server.evaluation.pipeline import _perturbation_visible
 from server.evaluation.protocol import EvalRequest
 from server.evaluation.timed_inputs import TimedOutputSampler, perturbs
+from tests.conftest import ROOT
 
 CPU = torch.device("cpu")
 
@@ -179,3 +180,20 @@ def test_a_kept_integer_output_returned_again_is_spoiled_too():
 
     run_calls(sampler, forward, 4)
     assert (sampler.last[2] == torch.iinfo(torch.int64).min).any()
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_the_first_generation_on_the_gpu_follows_its_seed():
+    """A process's first generation brings CUDA up: its generator must get the seed all the same
+    (a fresh process, as a worker's evaluation is)."""
+    import subprocess
+    import sys
+
+    script = ("import torch\nfrom server.evaluation.inputs import generate\n"
+              "d = torch.device('cuda:0')\nmake = lambda: [torch.rand(4, 1024)]\n"
+              "a, b, c = generate(make, d, 5), generate(make, d, 5), generate(make, d, 6)\n"
+              "print(torch.equal(a[0], b[0]), torch.equal(a[0], c[0]))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=str(ROOT), check=True).stdout.split()
+    assert out[-2:] == ["True", "False"]

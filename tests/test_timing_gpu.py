@@ -109,3 +109,17 @@ def test_the_lead_follows_the_calls_host_time_within_its_bounds():
     assert quick.lead_ms == pytest.approx(timing.LEAD_S * 1e3), quick
     assert 0.6 <= slow.lead_ms <= 0.8 and slow.median_ms < 0.05, slow  # the host time overlapped
     assert slowest.lead_ms == pytest.approx(timing.LEAD_MAX_S * 1e3), slowest
+
+
+def test_the_reference_time_is_the_median_of_its_rounds(tmp_path):
+    """Cached for every later step of its task, the reference's time comes from several rounds."""
+    from server.evaluation.pipeline import REFERENCE_ROUNDS, profile_reference
+    from server.evaluation.protocol import EvalRequest
+    from tests.conftest import BUNDLED
+
+    req = EvalRequest(code="", reference_source=(BUNDLED / "level1/19_ReLU.py").read_text(),
+                      task_id="level1/19_ReLU", device="cuda:0")
+    profile = profile_reference(req, str(tmp_path))
+    rounds = profile["ref_rounds_ms"]
+    assert len(rounds) == REFERENCE_ROUNDS >= 3
+    assert profile["ref_runtime_ms"] == pytest.approx(sorted(rounds)[len(rounds) // 2], rel=1e-4)
