@@ -32,7 +32,8 @@ if [ "$PHASE" != tests ]; then
   python3 bench/gpu_bench.py ${KB:+--kernelbench-dir "$KB"} 2>&1 | tee "$LOGS/bench.log" | tail -46
   if [ -n "$KB" ]; then
     echo "== where a full-size step's time goes (bench/step_profile.py)"
-    for c in ReLU Frobenius; do python3 bench/step_profile.py --kernelbench-dir "$KB" --only $c 2>&1 | grep -v -i warn; done | tee "$LOGS/step-profile.log"
+    { for c in ReLU Frobenius; do python3 bench/step_profile.py --kernelbench-dir "$KB" --only $c; done
+      python3 bench/step_profile.py --only ReLU; } 2>&1 | grep -v -i warn | tee "$LOGS/step-profile.log"
   fi
   echo "== timing setup vs full-size ReLU (bench/timing_bias.py)"
   python3 bench/timing_bias.py --processes 3 2>&1 | grep -v -i warn | tee "$LOGS/timing-bias.log" | tail -10

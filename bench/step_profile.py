@@ -34,7 +34,8 @@ from server.evaluation.protocol import EvalRequest  # noqa: E402
 WATCHED = [  # (file suffix, function): the evaluator's building blocks
     ("pipeline.py", "_correctness"), ("pipeline.py", "_timing"), ("pipeline.py", "_run_candidate"),
     ("pipeline.py", "_check_integrity"), ("pipeline.py", "output"), ("pipeline.py", "_settle"),
-    ("inputs.py", "generate"), ("correctness.py", "check_output"),
+    ("inputs.py", "generate"), ("inputs.py", "add_spikes"), ("inputs.py", "seed_torch"),
+    ("correctness.py", "check_output"),
     ("correctness.py", "check_inputs_unchanged"), ("correctness.py", "check_deterministic"),
     ("correctness.py", "restore"), ("correctness.py", "_check_normalization"),
     ("correctness.py", "tolerances"), ("timing.py", "time_forward"), ("timing.py", "interval"),

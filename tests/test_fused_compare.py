@@ -57,6 +57,20 @@ def test_matches_the_torch_formula(device, n):
     assert math.isclose(excess, want_excess, rel_tol=1e-5, abs_tol=1e-6)
 
 
+@pytest.mark.parametrize("n", [1, fused_compare.BLOCK + 3])
+def test_the_same_pass_gives_the_references_peak_and_the_outputs_least_value(device, n):
+    torch.manual_seed(n)
+    r = torch.randn(n, device=device) * 3
+    o = r + 0.25
+    o[-1] = float("nan")  # NaN: no say in either
+    r[0] = float("nan") if n > 1 else r[0]
+    c = fused_compare.compare(o, r, 0.01)
+    finite_r, finite_o = r[~r.isnan()], o[~o.isnan()]
+    assert c.ref_peak == pytest.approx(float(finite_r.abs().max()) if finite_r.numel() else 0.0)
+    assert c.out_min == (float(finite_o.min()) if finite_o.numel() else float("inf"))
+    assert c.excess == float("inf")
+
+
 def test_identical_outputs_pass_with_zero_tolerance(device):
     r = torch.rand(5000, device=device)
     diff, excess = fused_compare.max_diff_and_excess(r.clone(), r, 0.0)
@@ -92,3 +106,24 @@ def test_full_size_comparison_takes_the_fused_path_and_keeps_its_verdicts():
     assert failure.value.error_class == "output_mismatch"
     o[n - 1] = r[n - 1] = float("inf")  # equal infinities match (exact rule, after the fast check)
     correctness.check_output(o, r, atol=1e-2, rtol=1e-2)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_full_size_normalised_checks_use_the_passs_peak_and_least_value():
+    """Softmax: the tolerance from the reference's peak, the sign check from the output's least
+    value, both out of the comparison's pass; verdicts as with their own passes."""
+    rows, cols = 64, correctness.WIDE_MAX_ELEMENTS // 64 + 1
+    x = torch.rand(rows, cols, device="cuda")
+    x[3, 5] = -float("inf")
+    r = torch.softmax(x, dim=-1)  # r[3, 5] is exactly zero
+    correctness.check_output(r.clone(), r, atol=1e-2, rtol=1e-2, task_id="level1/23_Softmax")
+    o = r.clone()
+    o[3, 5] = -1e-12  # within the peak-scaled tolerance (~1e-10), but negative
+    with pytest.raises(correctness.StageFailure) as failure:
+        correctness.check_output(o, r, atol=1e-2, rtol=1e-2, task_id="level1/23_Softmax")
+    assert failure.value.error_class == "normalization"
+    zeros = torch.zeros_like(r)  # within atol=1e-2 of every element, not within the peak's
+    with pytest.raises(correctness.StageFailure) as failure:
+        correctness.check_output(zeros, r, atol=1e-2, rtol=1e-2, task_id="level1/23_Softmax")
+    assert failure.value.error_class == "output_mismatch"

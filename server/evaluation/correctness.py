@@ -49,9 +49,11 @@ def as_tensors(out, what: str) -> list[torch.Tensor]:
     return items
 
 
-def tolerances(task_id: str | None, ref: torch.Tensor, atol: float, rtol: float) -> tuple[float, float]:
+def tolerances(task_id: str | None, ref: torch.Tensor, atol: float, rtol: float,
+               peak: float | None = None) -> tuple[float, float]:
+    """`peak`: max |ref| when a comparison pass has it already."""
     if task_id in NORMALIZED_TASKS:
-        atol = min(atol, _peak(ref) * NORMALIZED_ATOL_SCALE)
+        atol = min(atol, (_peak(ref) if peak is None else peak) * NORMALIZED_ATOL_SCALE)
     return atol, rtol
 
 
@@ -83,8 +85,9 @@ def check_output(out, ref, *, atol: float, rtol: float, task_id: str | None = No
         _fail("shape_mismatch", f"{label}: forward returned {len(outs)} tensors, expected {len(refs)}")
     worst = 0.0
     for o, r in zip(outs, refs):
-        worst = max(worst, _check_tensor(o, r, atol, rtol, task_id, label))
-        _check_normalization(o, task_id, label)
+        error, least = _check_tensor(o, r, atol, rtol, task_id, label)
+        worst = max(worst, error)
+        _check_normalization(o, task_id, label, least)
     return worst
 
 
@@ -92,7 +95,8 @@ WIDE_MAX_ELEMENTS = 1 << 24  # below this, compare in float64; above, in the out
 
 
 def _check_tensor(o: torch.Tensor, r: torch.Tensor, atol: float, rtol: float,
-                  task_id: str | None, label: str) -> float:
+                  task_id: str | None, label: str) -> tuple[float, float | None]:
+    """(max absolute error, the output's least value when the comparison pass had it)."""
     if o.shape != r.shape:
         _fail("shape_mismatch", f"{label}: output shape {tuple(o.shape)}, expected {tuple(r.shape)}")
     if o.dtype != r.dtype:
@@ -100,19 +104,18 @@ def _check_tensor(o: torch.Tensor, r: torch.Tensor, atol: float, rtol: float,
     if o.device != r.device:
         _fail("output_mismatch", f"{label}: output on {o.device}, expected on {r.device}")
     if o.numel() == 0:
-        return 0.0
+        return 0.0, None
     if not (o.is_floating_point() or o.is_complex()):
         # Indices, counts, masks: a tolerance would accept a neighbouring index as right.
         wrong = o != r
         if wrong.any():
             _explain_mismatch(o, r, wrong, 0.0, 0.0, label)
-        return 0.0
-    atol, rtol = tolerances(task_id, r, atol, rtol)
+        return 0.0, None
     wide = o.numel() < WIDE_MAX_ELEMENTS and not o.is_complex()
-    if not wide and fused_compare.applies(o, r):
-        diff_max, excess_max = fused_compare.max_diff_and_excess(o, r, rtol)
-        if excess_max <= atol:  # one pass over memory; a failure gets the exact rule below
-            return diff_max
+    fused = fused_compare.compare(o, r, rtol) if not wide and fused_compare.applies(o, r) else None
+    atol, rtol = tolerances(task_id, r, atol, rtol, fused.ref_peak if fused else None)
+    if fused is not None and fused.excess <= atol:  # one pass; a failure gets the exact rule below
+        return fused.diff, fused.out_min
     if wide:
         a, b = o.double(), r.double()
     elif o.dtype in (torch.float16, torch.bfloat16):  # as precise as the fused check that failed
@@ -124,7 +127,7 @@ def _check_tensor(o: torch.Tensor, r: torch.Tensor, atol: float, rtol: float,
     # |o - r| - rtol * |r| <= atol everywhere; NaN anywhere makes the max NaN and fails this fast
     # check; then the exact rule decides (equal infinities match, as in torch.isclose).
     if bool(excess.max() <= atol):
-        return float(diff.max())
+        return float(diff.max()), None
     threshold = torch.abs(b, out=excess).mul_(rtol).add_(atol)
     ok = diff <= threshold
     del threshold, excess
@@ -133,7 +136,7 @@ def _check_tensor(o: torch.Tensor, r: torch.Tensor, atol: float, rtol: float,
     ok |= equal
     if not bool(ok.all()):
         _explain_mismatch(o, r, ~ok, atol, rtol, label)
-    return float(diff.masked_fill_(equal, 0.0).max())
+    return float(diff.masked_fill_(equal, 0.0).max()), None
 
 
 def _explain_mismatch(o, r, bad, atol, rtol, label) -> None:
@@ -155,13 +158,15 @@ def _first_index(mask: torch.Tensor, shape) -> tuple:
     return tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), tuple(shape)))
 
 
-def _check_normalization(o: torch.Tensor, task_id: str | None, label: str) -> None:
+def _check_normalization(o: torch.Tensor, task_id: str | None, label: str,
+                         least: float | None = None) -> None:
     """One or two passes over the output, no buffer of its size (it matched the reference
-    already; this holds the shape of the answer, e.g. zeros under a loose absolute tolerance)."""
+    already; this holds the shape of the answer, e.g. zeros under a loose absolute tolerance).
+    `least`: the output's least value, when the comparison pass had it."""
     if o.numel() == 0 or not o.is_floating_point():
         return
     if task_id in SOFTMAX_TASKS:
-        if bool(o.amin() < 0):
+        if (bool(o.amin() < 0) if least is None else least < 0):
             _fail("normalization", f"{label}: softmax output has negative entries")
         sums = o.sum(dim=-1, dtype=_accumulation_dtype(o))
         off = (sums.double() - 1.0).abs().max().item()

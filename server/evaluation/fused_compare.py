@@ -2,12 +2,16 @@
 
 `|o - r| - rtol * |r| <= atol everywhere` done with torch takes about twelve passes over a
 6 GiB output (subtract, abs, abs, subtract, two maxima, each allocating); this Triton kernel reads
-both tensors once and writes one partial maximum per block. NaN anywhere counts as +inf, so it
+both tensors once and writes per block the partial maxima and minimum the checks need: the
+differences, the reference's peak (the normalised tasks' tolerance) and the output's least value
+(softmax's sign check), which were passes of their own. NaN in a difference counts as +inf, so it
 fails the check, as with torch; the exact rule (equal infinities match) stays in torch, for the
 rare output that fails this check.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import torch
 import triton
@@ -17,8 +21,16 @@ BLOCK = 4096
 DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
 
+@dataclass(frozen=True)
+class Comparison:
+    diff: float  # max |o - r|, NaN read as +inf
+    excess: float  # max (|o - r| - rtol * |r|), NaN read as +inf
+    ref_peak: float  # max |r| over its non-NaN elements
+    out_min: float  # min o over its non-NaN elements
+
+
 @triton.jit
-def _partial_maxima(o_ptr, r_ptr, diff_ptr, excess_ptr, n, rtol, BLOCK: tl.constexpr):
+def _partials(o_ptr, r_ptr, out_ptr, blocks, n, rtol, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     offsets = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     mask = offsets < n
@@ -29,8 +41,12 @@ def _partial_maxima(o_ptr, r_ptr, diff_ptr, excess_ptr, n, rtol, BLOCK: tl.const
     excess = tl.where(excess == excess, excess, float("inf"))  # NaN fails the check
     excess = tl.where(mask, excess, -float("inf"))  # lanes past the end: no say in the maximum
     diff = tl.where(diff == diff, diff, float("inf"))
-    tl.store(diff_ptr + pid, tl.max(diff, axis=0))
-    tl.store(excess_ptr + pid, tl.max(excess, axis=0))
+    peak = tl.where(r == r, tl.abs(r), 0.0)  # masked lanes read 0: no say either
+    least = tl.where(mask & (o == o), o, float("inf"))
+    tl.store(out_ptr + pid, tl.max(diff, axis=0))
+    tl.store(out_ptr + blocks + pid, tl.max(excess, axis=0))
+    tl.store(out_ptr + 2 * blocks + pid, tl.max(peak, axis=0))
+    tl.store(out_ptr + 3 * blocks + pid, tl.min(least, axis=0))
 
 
 def applies(o: torch.Tensor, r: torch.Tensor) -> bool:
@@ -39,12 +55,17 @@ def applies(o: torch.Tensor, r: torch.Tensor) -> bool:
             and not o.is_neg() and not r.is_neg())  # the kernel reads raw memory: no lazy negation
 
 
-def max_diff_and_excess(o: torch.Tensor, r: torch.Tensor, rtol: float) -> tuple[float, float]:
-    """(max |o - r|, max (|o - r| - rtol * |r|)) in float32, NaN read as +inf."""
+def compare(o: torch.Tensor, r: torch.Tensor, rtol: float) -> Comparison:
+    """One pass over both tensors, in float32 (see Comparison)."""
     o, r = o.contiguous(), r.contiguous()
     n = o.numel()
     blocks = triton.cdiv(n, BLOCK)
-    partial = torch.empty((2, blocks), dtype=torch.float32, device=o.device)
-    _partial_maxima[(blocks,)](o, r, partial[0], partial[1], n, float(rtol), BLOCK=BLOCK)
-    diff, excess = partial.amax(dim=1).tolist()
-    return diff, excess
+    partial = torch.empty((4, blocks), dtype=torch.float32, device=o.device)
+    _partials[(blocks,)](o, r, partial, blocks, n, float(rtol), BLOCK=BLOCK)
+    return Comparison(*torch.cat([partial[:3].amax(dim=1), partial[3].amin().reshape(1)]).tolist())
+
+
+def max_diff_and_excess(o: torch.Tensor, r: torch.Tensor, rtol: float) -> tuple[float, float]:
+    """(max |o - r|, max (|o - r| - rtol * |r|)) in float32, NaN read as +inf."""
+    c = compare(o, r, rtol)
+    return c.diff, c.excess
