@@ -84,6 +84,8 @@ def test_perturbation_is_chosen_only_where_generation_is_costly_and_the_change_s
     big, small = 6 << 30, 1 << 20
     assert not perturbs(128 << 20, 0.06, 2.7, True, shows)  # a 4096² matmul: generating is cheap
     assert perturbs(big, 3.0, 3.0, True, shows)  # a full-size ReLU
+    assert perturbs(big, 1.8, 7.0, True, shows)  # full-size Frobenius: two passes and a write
+    assert not perturbs(big, 1.5, 15.0, True, shows)  # ten passes' work: regenerate
     assert not perturbs(big, 3.0, 3.0, True, hidden)  # a reduction: regenerate instead
     assert not perturbs(big, 3.0, 3.0, False, shows)  # inputs that cannot be perturbed
     assert not perturbs(small, 0.03, 0.004, True, shows)  # small: always regenerated
