@@ -420,3 +420,21 @@ def test_a_submodule_imported_after_the_snapshot_is_not_tampering():
     finally:
         if had is not None:
             torch.cuda.comm = had
+
+
+def _environment_written_past_the_rules(progress):
+    """In a fresh child: a Triton setting written to the environment, by a route the static
+    rules do not spell (the audit hook refuses it from a submission's frame; this is the
+    integrity check's own view)."""
+    import collections.abc
+    import os
+
+    before = integrity.snapshot()
+    collections.abc.MutableMapping.update(os.environ, {"TRITON_DEBUG": "1"})
+    os.environ["KERNEL_ENV_TEST_UNRELATED"] = "1"  # not a setting torch or Triton reads
+    return {"changed": integrity.changed(before)}
+
+
+def test_an_environment_setting_written_is_tampering():
+    outcome = run_in_child(_environment_written_past_the_rules, "compile", LIMITS, 4.0)
+    assert outcome.payload == {"changed": ["os.environ (torch, Triton and CUDA settings)"]}

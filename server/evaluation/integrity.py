@@ -148,7 +148,7 @@ _STATE_NAMES = (
     "torch function modes", "torch dispatch modes", "torch.library registrations",
     "autocast dtypes", "scaled-dot-product backends", "preferred BLAS library",
     "torch.backends.mkldnn.enabled", "torch.backends.mha fast path", "torch.get_num_threads()",
-    "gc.isenabled()")
+    "gc.isenabled()", "os.environ (torch, Triton and CUDA settings)")
 
 
 def _state() -> tuple:
@@ -170,7 +170,21 @@ def _state() -> tuple:
             (cuda.flash_sdp_enabled(), cuda.mem_efficient_sdp_enabled(), cuda.math_sdp_enabled(),
              cuda.cudnn_sdp_enabled()), str(cuda.preferred_blas_library()),
             torch.backends.mkldnn.enabled, torch.backends.mha.get_fastpath_enabled(),
-            torch.get_num_threads(), gc.isenabled())
+            torch.get_num_threads(), gc.isenabled(), _steering_environment())
+
+
+# Environment variables torch, Triton and the CUDA libraries read lazily (a Triton option, a
+# cuBLAS workspace, TF32 override): a write reaches the reference and the evaluator's own kernels.
+# Writes are refused where they are made (the static rules, the audit hook's os.putenv); this
+# sees any that got through. CUDA_MODULE_LOADING is torch's own, set when CUDA comes up.
+STEERING_PREFIXES = ("TRITON", "TORCH", "PYTORCH", "CUDA", "CUBLAS", "CUDNN", "NVIDIA", "OMP_",
+                     "MKL")
+LIBRARY_SET = frozenset({"CUDA_MODULE_LOADING"})
+
+
+def _steering_environment() -> tuple:
+    return tuple(sorted((k, v) for k, v in os.environ.items()
+                        if k.startswith(STEERING_PREFIXES) and k not in LIBRARY_SET))
 
 
 def carried_state(inputs: list, outputs: list) -> list[str]:
@@ -315,14 +329,22 @@ def _transparent(filename: str) -> bool:
 
 
 def _responsible_frame(frame):
-    """The frame an audited action is charged to: past standard-library trampolines, to the
-    first library, evaluator or submission frame. None when the import machinery acts (an import the
-    static rules and the import event already vetted)."""
-    while frame is not None and _transparent(frame.f_code.co_filename):
+    """The frame an audited action is charged to: past standard-library trampolines (frozen
+    modules too: `os` and `_collections_abc` are frozen, and `MutableMapping.update(os.environ,
+    ...)` reaches `os.putenv` through them), to the first library, evaluator or submission
+    frame. None when the import machinery acts (an import the static rules and the import event
+    already vetted)."""
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name.startswith(_IMPORT_MACHINERY):
+            return None
+        if not (_transparent(name) or name.startswith("<frozen")):
+            return frame
         frame = frame.f_back
-    if frame is None or frame.f_code.co_filename.startswith("<frozen"):
-        return None
-    return frame
+    return None
+
+
+_IMPORT_MACHINERY = ("<frozen importlib.", "<frozen zipimport")
 
 
 def submission_actions() -> list[str]:

@@ -162,6 +162,11 @@ FORBIDDEN_NAMES = {
     "triton.kernels": _LIBRARY,
     "triton_kernels": _LIBRARY,
     "triton.runtime.interpreter": _INTROSPECTION,
+    # Triton's drivers and compilers: they build and load native modules from source strings
+    "triton.backends": _CONCURRENCY,
+    "torch.utils.file_baton": _FILES,
+    "numpy.ma.dump": _FILES, "numpy.ma.load": _FILES, "numpy.rec.fromfile": _FILES,
+    "numpy.fromregex": _FILES,
     "flash_attn": _LIBRARY,
     "xformers": _LIBRARY,
     "apex": _LIBRARY,
@@ -229,11 +234,12 @@ FORBIDDEN_ATTRIBUTES = {
         "mro",
         # a function's defaults, changed in place, change what every caller gets (the reference)
         "__defaults__", "__kwdefaults__",
-        "tofile", "from_file",
+        "tofile", "from_file", "dump",
         # a @triton.jit function's view of its module's globals (builtins included)
         "get_capture_scope", "used_global_vals",
     )
 }
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("tofile", "from_file", "dump"), _FILES))  # ndarray.dump: a pickle
 # Strings that name what only a namespace lookup could use (`ns["exec"]`); `eval`/`compile`/`open`
 # are common words, and running them is refused at run time (integrity.guard_submission_actions).
 FORBIDDEN_TEXT = {"exec", "globals", "locals", "vars", "breakpoint"} | {
@@ -688,11 +694,39 @@ def _reject_name(name: str, language: str, node: ast.AST) -> None:
             name.split(".")[0] == "sys" and head not in SYS_ALLOWED):
         _fail(f"{where(node)}: `{name}` is not allowed: {_FILES}")
     canonical = _canonical(name)
+    defined = _defined_name(name)
     reason = (_forbidden_reason(name, language) or _forbidden_reason(canonical, language)
               or _forbidden_object_reason(name))
+    if not reason and defined:
+        reason, canonical = _forbidden_reason(defined, language), defined
     if reason:
         also = "" if canonical == name else f" (it is `{canonical}`)"
         _fail(f"{where(node)}: `{name}`{also} is not allowed: {reason}")
+
+
+# Where torch's natively implemented API says it was defined (`torch.nn.functional.linear` is
+# `torch._C._nn.linear`, `torch.Generator` is `torch._C.Generator`): judged by the name used, and
+# by the dispatch guard when it runs.
+NATIVE_TORCH = ("torch._C", "torch._ops")
+
+
+def _defined_name(name: str) -> str | None:
+    """Where the function or class `a.b.c` names was defined (`module.qualname`): a module may
+    re-export what a forbidden one defines (`triton.backends.nvidia.driver.compile_module_from_src`
+    is `triton.runtime.build`'s, which builds and loads native code). Triton's top-level names
+    (`triton.jit`, `triton.autotune`: defined in `triton.runtime`) are its public API."""
+    parts = name.split(".")
+    if parts[0] == "triton" and len(parts) == 2:
+        return None
+    obj = _resolve(name)
+    if isinstance(obj, types.ModuleType) or not callable(obj):
+        return None
+    module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+    if not (isinstance(module, str) and isinstance(qualname, str)) or module.startswith(NATIVE_TORCH):
+        return None
+    if module == "builtins" and isinstance(obj, type):  # `typing.Text` is str
+        return None
+    return f"{module}.{qualname}"
 
 
 def _canonical(name: str) -> str:
@@ -819,6 +853,11 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
     return StaticReport(kernels=tuple(kernels), autotuned=autotuned)
 
 
+# Attribute access by name inside a kernel: the GPU compiler has no use for it, the interpreter
+# hands over its numpy arrays through it.
+KERNEL_REFUSED_BUILTINS = {"getattr", "hasattr", "setattr", "delattr", "vars", "dir", "type"}
+
+
 def _check_kernel_body(fn: ast.FunctionDef, aliases: dict[str, str], plain: set[str]) -> None:
     """Inside @triton.jit only Triton runs on a GPU; the interpreter would run torch/numpy too,
     and plain Python helpers called from a kernel would run there at launch time."""
@@ -837,6 +876,11 @@ def _check_kernel_body(fn: ast.FunctionDef, aliases: dict[str, str], plain: set[
         if isinstance(node, ast.Attribute) and node.attr in ("handle", "data"):
             _fail(f"line {node.lineno}: `.{node.attr}` inside the kernel `{fn.name}` reaches the "
                   "interpreter's arrays; use triton.language operations")
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in KERNEL_REFUSED_BUILTINS and node.func.id not in local):
+            _fail(f"line {node.lineno}: `{node.func.id}` inside the kernel `{fn.name}` reaches "
+                  "the interpreter's objects (`getattr(x, 'handle')`); use triton.language "
+                  "operations")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in plain:
             _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{node.func.id}`, which is not "
                   "a @triton.jit function; kernels may call only @triton.jit functions and "
