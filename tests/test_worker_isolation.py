@@ -397,6 +397,39 @@ def test_standard_library_trampolines_do_not_hide_the_submission_but_code_genera
     assert [o.split()[0] for o in report["offences"]] == ["compile"]
 
 
+FROZEN_PROBE = r'''
+import json, os
+from server.evaluation import integrity
+integrity.guard_submission_actions("/tmp/submission.py")
+code = """
+import collections.abc, os
+done = []
+for act in (lambda: collections.abc.MutableMapping.update(os.environ, {"TRITON_DEBUG": "1"}),
+            lambda: os.remove("/nonexistent/kernel_env_probe")):
+    try:
+        act()
+        done.append("ran")
+    except RuntimeError:
+        done.append("refused")
+    except OSError:
+        done.append("ran")
+RESULT = done
+"""
+namespace = {}
+exec(compile(code, "/tmp/submission.py", "exec"), namespace)
+print(json.dumps({"result": namespace["RESULT"], "set": "TRITON_DEBUG" in os.environ,
+                  "offences": integrity.submission_actions()}))
+'''
+
+
+def test_actions_through_frozen_standard_modules_are_charged_to_the_submission(tmp_path):
+    """`os` and `_collections_abc` are frozen modules: an environment write through them, and
+    a file removed, are the submission's."""
+    report = _run_probe(tmp_path, FROZEN_PROBE)
+    assert report["result"] == ["refused", "refused"] and not report["set"]
+    assert [o.split()[0] for o in report["offences"]] == ["os.putenv", "os.remove"]
+
+
 def test_state_carried_on_inputs_or_outputs_is_found():
     x, out = torch.rand(4), torch.rand(4)
     assert integrity.carried_state([x, 3], (out,)) == []

@@ -273,6 +273,9 @@ _REFUSED_EVENTS = frozenset({
     "sys.addaudithook", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
     "object.__setattr__", "object.__delattr__", "function.__new__", "code.__new__",
     "builtins.input", "socket.connect", "import",
+    # files changed without `open` (they could outlive the evaluation: a later one's cache)
+    "os.remove", "os.rename", "os.rmdir", "os.truncate", "os.chmod", "os.chown", "os.link",
+    "os.symlink", "os.mkdir", "os.utime", "shutil.rmtree", "shutil.copyfile", "shutil.move",
 })
 _audit = {"files": frozenset(), "offences": [], "active": False}
 
