@@ -62,7 +62,7 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
                       for _ in range(REFERENCE_ROUNDS if device.type == "cuda" else 1)]
         timing = sorted(rounds, key=lambda t: t.median_ms)[len(rounds) // 2]
         profile.update(ref_runtime_ms=timing.median_ms, ref_spread=timing.spread,
-                       ref_rounds_ms=[round(t.median_ms, 5) for t in rounds])
+                       ref_rounds_ms=[t.median_ms for t in rounds])
         # Whether inputs can be made again from a seed: a property of the task's generator,
         # decided once here (two generations and a comparison, ~15 ms at full size) for every step.
         profile["replayable"] = replayable(reference.get_inputs, device, req.input_seed)
