@@ -33,6 +33,10 @@ def code_problem(code) -> str | None:
         return f"code is {size} bytes; the limit is {MAX_CODE_BYTES} bytes"
     if "\x00" in code:
         return "code contains NUL bytes; submit plain text Python source"
+    try:
+        code.encode("utf-8")
+    except UnicodeEncodeError:
+        return "code holds a lone surrogate (not UTF-8 text); submit plain text Python source"
     return None
 
 

@@ -49,6 +49,16 @@ def create_kernel_app(config: Config | None = None):
                                              session_timeout=config.session_timeout_s),
     )
 
+    from fastapi.responses import JSONResponse
+
+    from server.kernel_environment import EpisodeError
+
+    @app.exception_handler(EpisodeError)
+    async def episode_error(_request, exc: EpisodeError):
+        """A call the episode cannot accept (unknown task, step before reset, ...) is the
+        client's error: 400 with what was wrong, as the WebSocket path reports it."""
+        return JSONResponse(status_code=400, content={"detail": str(exc)})
+
     @app.get("/tasks", tags=["kernel_env"])
     def list_tasks() -> dict:
         """Task ids by split, and where they come from."""

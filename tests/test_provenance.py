@@ -216,6 +216,48 @@ def test_load_inline_sources_are_read_as_they_compile(change, refused):
     assert (verdict == "ok") if refused == "ok" else (refused in verdict), verdict
 
 
+@pytest.mark.parametrize("line, refused", [
+    ('const char* s = "//"; int k = cublasSgemm_v2(0);', "blas"),  # `//` in a literal is no comment
+    ('const char* s = "/*"; int k = cublasSgemm_v2(0); // */', "blas"),
+    ('int k = cu\\\nblasSgemm(0);', "blas"),  # a line continuation joins the name
+    ('#define P(a, b) a %:%: b', "%:"),  # the digraph of ##
+    ('const char* lib = "libcu" "blas.so";', "blas"),  # adjacent literals are one
+    ('asm volatile("mov.u64 %0, %%global" "timer;" : "=l"(t));', "globaltimer"),
+    ('static torch::Library lib(torch::Library::IMPL, "aten", c10::DispatchKey::CUDA);', "library"),
+    ('void* h = dlmopen(0, "x", 1);', "dlmopen("),
+    ('long t = (time)(nullptr);', "time)"),
+    ('int r = system("ls");', "system("),
+    ('PyRun_SimpleString("import torch");', "pyrun_s"),
+    ('auto m = py::module_::import("torch");', "py::"),
+    ('setenv("TRITON_DEBUG", "1", 1);', "setenv"),
+    ('std::ofstream f("/tmp/x");', "fstream"),
+    ('static torch::Libr\\u0061ry lib(torch::Libr\\u0061ry::IMPL, "aten", c10::DispatchKey::CUDA);',
+     "universal character"),
+    ('REGISTER_CUDA_DISPATCH(add_stub, &my_add);', "register_cuda_dispatch"),
+    ('torch::Tensor copy_of(torch::Tensor x) { return x.clone(); }', "ok"),  # a method, not clone(2)
+    ('static const char* doc = "relu, in linear time";', "ok"),
+])
+def test_cuda_text_rules_read_the_source_as_the_compiler_does(line, refused):
+    source = CUDA_SOURCE.replace("torch::Tensor run(", line + "\ntorch::Tensor run(", 1)
+    verdict = static_verdict(source)
+    assert (verdict == "ok") if refused == "ok" else (refused in verdict), verdict
+
+
+@pytest.mark.parametrize("keywords, refused", [
+    ('extra_cuda_cflags=["-O3", "--use_fast_math"], extra_cflags=[""], extra_ldflags=[""]', "ok"),
+    ('extra_cuda_cflags=["-DGEMM=cublasSgemm"]', "build flag"),
+    ('extra_ldflags=["-lcublas"]', "build flag"),
+    ('extra_cuda_cflags=["-I/usr/include"]', "build flag"),
+    ('extra_include_paths=["/usr/include"]', "extra_include_paths"),
+    ('build_directory="/tmp/shared"', "build_directory"),
+    ('extra_cuda_cflags=["-O" + "3"]', "literal list"),
+])
+def test_load_inline_may_pass_code_generation_flags_only(keywords, refused):
+    source = CUDA_SOURCE.replace('functions=["run"])', f'functions=["run"], {keywords})')
+    verdict = static_verdict(source)
+    assert (verdict == "ok") if refused == "ok" else (refused in verdict), verdict
+
+
 def test_tutorial_idioms_pass_the_static_check():
     source = (KERNELS / "legit" / "relu.py").read_text().replace(
         "        x = x.contiguous()",

@@ -70,6 +70,7 @@ def test_step_before_reset_is_an_error(cpu_server):
     ("", "code is empty"),
     ("   \n", "code is empty"),
     ("#" * (MAX_CODE_BYTES + 1), f"limit is {MAX_CODE_BYTES} bytes"),
+    ("x = '\ud800'", "lone surrogate"),
 ])
 def test_bad_code_is_rejected_without_spending_a_turn(cpu_server, code, message):
     with KernelEnv(base_url=cpu_server["url"]).sync() as env:
@@ -77,6 +78,26 @@ def test_bad_code_is_rejected_without_spending_a_turn(cpu_server, code, message)
         with pytest.raises(RuntimeError, match=message):
             env.step(KernelAction(code=code))
         assert env.state().turn == 0
+
+
+def test_http_reset_and_step_answer_bad_calls_with_400(cpu_server):
+    """The HTTP endpoints report a call the episode cannot accept as the client's error."""
+    import urllib.error
+    import urllib.request
+
+    def post(path: str, body: dict) -> tuple[int, dict]:
+        request = urllib.request.Request(cpu_server["url"] + path, data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as reply:
+                return reply.status, json.loads(reply.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    status, body = post("/reset", {"task_id": "level1/999_Nope"})
+    assert status == 400 and "unknown task_id" in body["detail"]
+    status, body = post("/reset", {"split": "validation"})
+    assert status == 400 and "unknown split" in body["detail"]
 
 
 def test_non_text_code_over_the_raw_socket(cpu_server):

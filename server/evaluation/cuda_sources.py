@@ -29,33 +29,120 @@ def _fail(feedback: str):
 _VENDOR = "vendor libraries compute for you; write your own kernels"
 _DISPATCHER = ("registering kernels for torch's operators changes what every caller of them, the "
                "reference included, computes")
+_FILES = "files, the environment and the process's state are not a kernel's to touch"
+_PROCESSES = "programs and processes run work no guard or recorder sees"
+_PYTHON = "Python run from C++ escapes every rule the Python source is held to"
 CUDA_FORBIDDEN_TEXT = {
-    "cublas": _VENDOR, "cudnn": _VENDOR, "cutlass": _VENDOR, "cufft": _VENDOR, "cusparse": _VENDOR,
-    "cusolver": _VENDOR, "thrust::": _VENDOR, "cub::device": _VENDOR,
+    "blas": _VENDOR, "cudnn": _VENDOR, "cutlass": _VENDOR, "cufft": _VENDOR, "cusparse": _VENDOR,
+    "cusolver": _VENDOR, "curand": _VENDOR, "thrust::": _VENDOR, "cub::device": _VENDOR,
     "nvrtc": "runtime compilation hides the kernel from review",
-    "dlopen": "loading libraries at run time is not allowed",
-    "dlsym": "loading libraries at run time is not allowed",
+    "libdl": "loading libraries at run time is not allowed",
+    "entrypoint": "looking up driver functions by name hides what runs",
+    "getprocaddress": "looking up driver functions by name hides what runs",
     "##": "token pasting can assemble forbidden names",
-    "std::thread": "threads escape the dispatch guard", "pthread_create": "threads escape the dispatch guard",
+    "%:": "digraphs spell `#` and `##`: token pasting can assemble forbidden names",
+    "??=": "trigraphs spell `#`: token pasting can assemble forbidden names",
+    "std::thread": "threads escape the dispatch guard", "pthread": "threads escape the dispatch guard",
     "std::async": "threads escape the dispatch guard",
-    "chrono": CLOCKS_REASON, "clock": CLOCKS_REASON, "gettimeofday": CLOCKS_REASON, "elapsedtime": CLOCKS_REASON,
+    "chrono": CLOCKS_REASON, "clock": CLOCKS_REASON, "gettimeofday": CLOCKS_REASON, "elapsed": CLOCKS_REASON,
     "rdtsc": CLOCKS_REASON, "cupti": CLOCKS_REASON, "globaltimer": CLOCKS_REASON, "timespec": CLOCKS_REASON,
+    "getrusage": CLOCKS_REASON, "syscall": _PROCESSES,
     "profiler": PROFILER_REASON, "kineto": PROFILER_REASON, "recordfunction": PROFILER_REASON,
     "record_function": PROFILER_REASON, "callbacks": PROFILER_REASON,
-    "/proc": "reading the process's state is not allowed",
+    "/proc": _FILES, "environ": _FILES, "setenv": _FILES, "putenv": _FILES, "getenv": _FILES,
+    "fopen": _FILES, "fdopen": _FILES, "freopen": _FILES, "fstream": _FILES, "filesystem": _FILES,
+    "unlink": _FILES, "mmap": _FILES, "fwrite": _FILES,
+    "popen": _PROCESSES, "posix_spawn": _PROCESSES,
     "cudastreamcreate": STREAMS_REASON, "custreamcreate": STREAMS_REASON,
     "getstreamfrom": STREAMS_REASON, "getnewstream": STREAMS_REASON, "streamnonblocking": STREAMS_REASON,
     "guardimpl": STREAMS_REASON, "cuctxcreate": STREAMS_REASON,
-    "torch_library": _DISPATCHER, "dispatcher": _DISPATCHER, "registeroperators": _DISPATCHER,
+    # torch::Library objects, TORCH_LIBRARY* macros and their expansion (TorchLibraryInit),
+    # cudaLibraryLoad*: all spell "library"
+    "library": _DISPATCHER, "dispatcher": _DISPATCHER, "registeroperators": _DISPATCHER,
     "op_registration": _DISPATCHER,
+    # ATen's DispatchStubs (`add_stub`): a kernel set there replaces aten's own for every caller
+    "register_dispatch": _DISPATCHER, "register_cuda_dispatch": _DISPATCHER,
+    "dispatchstub": _DISPATCHER, "dispatch_ptr": _DISPATCHER, "_stub": _DISPATCHER,
+    "pybind11::": _PYTHON, "py::": _PYTHON,
 }
-_C_TIME_CALL = re.compile(r"\btime\s*\(")
-_C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+# Whole words and calls the substrings above cannot name without refusing honest identifiers.
+CUDA_FORBIDDEN_PATTERNS = {
+    re.compile(r"\bdl[a-z_]*\s*\("): "loading libraries at run time is not allowed",  # dlopen, dlmopen, dlvsym
+    re.compile(r"\btime\s*[()]|\btimes\s*\("): CLOCKS_REASON,  # time(0), (time)(nullptr), times()
+    # calls, not methods (`x.clone()`, `v.remove(...)` are fine)
+    re.compile(r"(?<![.>])\b(system|v?fork|exec[lvpe]*|clone|kill)\s*\("): _PROCESSES,
+    re.compile(r"(?<![.>])\b(open|creat|remove|rename|truncate|chmod|symlink|link)\s*\("): _FILES,
+    re.compile(r"\bpy[a-z]+_[a-z]"): _PYTHON,  # PyRun_SimpleString, PyImport_ImportModule, PyGILState_Ensure
+    # where a registration says it came from (integrity.kernels_registered_from reads it)
+    re.compile(r"#\s*line\b|__file__"): "source locations are the evaluator's to read",
+    # universal character names spell identifiers letter by letter (`Libr\u0061ry`)
+    re.compile(r"\\u[0-9a-f]{4}|\\u[0-9a-f]{8}"): "universal character names can spell forbidden names",
+}
+# `py::arg("x")` names a binding's argument: hand-written PYBIND11_MODULE blocks use it.
+_PY_ARG = re.compile(r"\bpy::arg\b")
+
+
+def _fail_cuda(needle: str, reason: str):
+    _fail(f"`{needle}` in your CUDA source is not allowed: {reason}")
+
+
+def code_and_literals(source: str) -> str:
+    """The source as the compiler reads it, for the text rules: line continuations joined,
+    comments removed (but not `//` or `/*` inside a string literal), adjacent string literals
+    joined (`"libcu" "blas"` is one literal to the compiler)."""
+    source = re.sub(r"\\\r?\n", "", source)
+    out, i, n = [], 0, len(source)
+    literal_end = -1  # where the last string literal closed in `out`, to join the next to it
+    while i < n:
+        c = source[i]
+        if source.startswith("//", i):
+            j = source.find("\n", i)
+            i = n if j < 0 else j
+            out.append(" ")
+        elif source.startswith("/*", i):
+            j = source.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            out.append(" ")
+        elif c == "R" and source.startswith('R"', i) and (i == 0 or not (source[i - 1].isalnum() or source[i - 1] == "_")):
+            j = source.find("(", i + 2)
+            delim = source[i + 2:j] if j >= 0 else ""
+            end = source.find(")" + delim + '"', j + 1) if j >= 0 else -1
+            body = source[j + 1:end] if end >= 0 else source[i + 2:]
+            i = n if end < 0 else end + len(delim) + 2
+            literal_end = _append_literal(out, body, literal_end)
+        elif c in "\"'":
+            j = i + 1
+            while j < n and source[j] != c:
+                j += 2 if source[j] == "\\" else 1
+            body = source[i + 1:j]
+            i = j + 1
+            if c == '"':
+                literal_end = _append_literal(out, body, literal_end)
+            else:
+                out.append("'" + body + "'")
+        else:
+            if not c.isspace():
+                literal_end = -1
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _append_literal(out: list, body: str, literal_end: int) -> int:
+    """Append a string literal's text, joined to the previous one when only space separates
+    them; returns the new end marker."""
+    if literal_end >= 0:
+        del out[literal_end:]  # the whitespace after the previous literal
+        out[-1] = out[-1][:-1]  # and its closing quote
+        out.append(body + '"')
+    else:
+        out.append('"' + body + '"')
+    return len(out)
 
 
 def strip_comments(source: str) -> str:
     """C/C++ source without its comments: what compiles, not what the comments say."""
-    return _C_COMMENTS.sub(" ", source)
+    return code_and_literals(source)
 
 
 LOAD_INLINE = "torch.utils.cpp_extension.load_inline"
@@ -98,15 +185,54 @@ def load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
     for call in calls:
         if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
             _fail(f"{where(call)}: pass load_inline's arguments by name or position, not unpacked")
+        if len(call.args) > 3:
+            _fail(f"{where(call)}: pass load_inline's arguments after the sources by name")
+        for kw in call.keywords:
+            _check_build_argument(kw, bound, bindings)
         sources = [kw.value for kw in call.keywords if kw.arg in ("cpp_sources", "cuda_sources")]
         texts += [text(arg) for arg in sources + list(call.args[1:3])]  # (name, cpp, cuda)
     return "\n".join(texts)
 
 
+# load_inline's keywords a submission may pass; the build directory is the evaluator's (per
+# evaluation), and include paths and linker flags would reach libraries the text rules never see.
+LOAD_INLINE_KEYWORDS = {"name", "cpp_sources", "cuda_sources", "functions", "verbose", "with_cuda",
+                        "extra_cflags", "extra_cuda_cflags", "extra_ldflags", "is_python_module",
+                        "with_pytorch_error_handling"}
+# Compiler flags that change code generation only (`-D` could spell a vendor call, `-l` link one).
+ALLOWED_FLAG = re.compile(
+    r"|-O[0-3s]?|--?use_fast_math|-lineinfo|-std=c\+\+\d\d|--expt-[a-z-]+|--extended-lambda"
+    r"|-arch=sm_\d+a?|-gencode=arch=compute_\d+a?,code=(sm|compute)_\d+a?|-w|-Wno-[a-z-]+|-Wall"
+    r"|-U__CUDA_NO_[A-Z0-9_]+__|--(ftz|prec-div|prec-sqrt|fmad)=(true|false)|--?maxrregcount=\d+"
+    r"|-Xptxas=-v|--ptxas-options=-v|-DNDEBUG|-fPIC|-ffast-math|-march=native|-fopenmp-simd")
+
+
+def _check_build_argument(kw: ast.keyword, bound: dict, bindings: dict) -> None:
+    if kw.arg not in LOAD_INLINE_KEYWORDS:
+        _fail(f"{where(kw.value)}: load_inline's `{kw.arg}` is not allowed (the build is the "
+              f"evaluator's; allowed: {', '.join(sorted(LOAD_INLINE_KEYWORDS))})")
+    if kw.arg not in ("extra_cflags", "extra_cuda_cflags", "extra_ldflags"):
+        return
+    value = kw.value
+    if isinstance(value, ast.Name) and value.id in bound and bindings.get(value.id) == 1:
+        value = bound[value.id]
+    flags = value.elts if isinstance(value, (ast.List, ast.Tuple)) else None
+    if flags is None or not all(isinstance(f, ast.Constant) and isinstance(f.value, str) for f in flags):
+        _fail(f"{where(kw.value)}: load_inline's `{kw.arg}` must be a literal list of strings")
+    for flag in flags:
+        allowed = flag.value.strip() == "" if kw.arg == "extra_ldflags" else ALLOWED_FLAG.fullmatch(flag.value.strip())
+        if not allowed:
+            _fail(f"{where(flag)}: the build flag {flag.value!r} is not allowed: flags may change "
+                  "code generation only (-O3, --use_fast_math, -arch=..., -lineinfo, ...); no "
+                  "defines, include paths or libraries")
+
+
 def check_cuda_sources(source: str) -> None:
-    text = strip_comments(source).lower()
+    text = code_and_literals(source).lower()
     for needle, reason in CUDA_FORBIDDEN_TEXT.items():
-        if needle in text:
-            _fail(f"`{needle}` in your CUDA source is not allowed: {reason}")
-    if _C_TIME_CALL.search(text):
-        _fail(f"`time(...)` in your CUDA source is not allowed: {CLOCKS_REASON}")
+        if needle in (_PY_ARG.sub(" ", text) if needle.startswith("py") else text):
+            _fail_cuda(needle, reason)
+    for pattern, reason in CUDA_FORBIDDEN_PATTERNS.items():
+        found = pattern.search(text)
+        if found:
+            _fail_cuda(found.group(0), reason)

@@ -210,9 +210,10 @@ def seed_torch(seed: int, device: torch.device | None = None) -> None:
 
 
 def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
-                       task_id: str | None) -> Iterator[Trial]:
-    """n trials from the task's generator plus the task family's extra inputs, made one at a
-    time so that full-size tasks (6 GiB per tensor) hold one trial's inputs at once."""
+                       task_id: str | None, insensitive: bool = False) -> Iterator[Trial]:
+    """n trials from the task's generator plus the task family's extra inputs (or, for a task
+    whose output barely depends on its own inputs, signed scaled ones), made one at a time so
+    that full-size tasks (6 GiB per tensor) hold one trial's inputs at once."""
     spiked = spiked_task(task_id)
     for k in range(n):
         if spiked and k == n - 1:
@@ -221,9 +222,20 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
             continue
         again = functools.partial(generate, get_inputs, device, seed + k)
         yield Trial(f"random inputs #{k + 1}", again(), again)
-    for label, make in EXTRA_TRIALS.get(task_family(task_id), []):
+    for label, make in _extra_trials(task_id, insensitive):
         again = functools.partial(_extra_inputs, get_inputs, device, seed + 1000, make)
         yield Trial(label, again(), again)
+
+
+# A task whose outputs barely depend on its own inputs (the profile finds it): one output made
+# without reading them would pass every random trial; inputs a hundred times larger and signed
+# move the output far beyond the tolerance.
+INSENSITIVE_TRIALS = [("signed, scaled inputs (this task's outputs barely depend on its own "
+                       "inputs' values)", _signed_scaled)]
+
+
+def _extra_trials(task_id: str | None, insensitive: bool) -> list:
+    return EXTRA_TRIALS.get(task_family(task_id), INSENSITIVE_TRIALS if insensitive else [])
 
 
 def _spiked_inputs(get_inputs, device: torch.device, seed: int, task_id: str | None) -> list:
@@ -267,5 +279,5 @@ def replayable(get_inputs, device: torch.device, seed: int) -> bool:
         if torch.is_tensor(a) else a == b for a, b in zip(first, second))
 
 
-def trial_count(n: int, task_id: str | None) -> int:
-    return n + len(EXTRA_TRIALS.get(task_family(task_id), []))
+def trial_count(n: int, task_id: str | None, insensitive: bool = False) -> int:
+    return n + len(_extra_trials(task_id, insensitive))

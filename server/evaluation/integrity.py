@@ -350,6 +350,20 @@ def _responsible_frame(frame):
 _IMPORT_MACHINERY = ("<frozen importlib.", "<frozen zipimport")
 
 
+def kernels_registered_from(directories: tuple[str, ...]) -> list[str]:
+    """Operators whose dispatch table holds a kernel registered from source under `directories`
+    (a CUDA submission's build directory): the dispatcher records each registration's
+    `__FILE__`, so an extension that registered a kernel for a torch operator (the reference's
+    `aten::mm` computing zeros) shows here however it spelled the registration. All operators'
+    tables are read (~0.1 s): once, after timing, for CUDA submissions."""
+    found = []
+    for name in torch._C._dispatch_get_all_op_names():
+        table = torch._C._dispatch_dump_table(name)
+        if any(d in table for d in directories):
+            found.append(name)
+    return found
+
+
 def submission_actions() -> list[str]:
     """Audited actions the submission's own code attempted (each failed when attempted)."""
     return list(_audit["offences"])

@@ -284,8 +284,13 @@ def static_check(source: str, language: str) -> StaticReport:
     return dataclasses.replace(report, source=source)
 
 
+# Nesting the checks walk recursively; Python's own parser stops near 200 levels of brackets.
+MAX_NESTING = 100
+
+
 def _check_source(source: str, language: str) -> StaticReport:
     tree = _parse(source)
+    _check_nesting(tree)
     aliases = import_aliases(tree)
     _check_module_values(tree, aliases)
     _check_names(tree, aliases, language)
@@ -330,6 +335,19 @@ def _require(condition: bool, feedback: str) -> None:
         _fail(feedback)
 
 
+def _check_nesting(tree: ast.Module) -> None:
+    """No expression deeper than MAX_NESTING (`1+1+...+1` with thousands of terms is one chain
+    of BinOps): the checks walk the tree recursively, and a RecursionError would be the
+    evaluator's failure, not a verdict."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            _fail(f"line {getattr(node, 'lineno', '?')}: expressions nest more than {MAX_NESTING} "
+                  "levels deep; split them into statements")
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+
+
 def _parse(source: str) -> ast.Module:
     try:
         return ast.parse(source, filename="submission.py")
@@ -337,6 +355,12 @@ def _parse(source: str) -> ast.Module:
         line = (exc.text or "").strip()
         _fail(f"SyntaxError at line {exc.lineno}: {exc.msg}" + (f": `{line}`" if line else ""),
               "syntax_error")
+    except UnicodeError:  # a lone surrogate: not UTF-8, so not a Python file
+        _fail("the code is not valid UTF-8 text (it holds a lone surrogate)", "syntax_error")
+    except ValueError as exc:  # null bytes
+        _fail(f"the code cannot be parsed: {exc}", "syntax_error")
+    except (MemoryError, RecursionError):
+        _fail(f"the code is nested too deeply to parse (at most {MAX_NESTING} levels)", "syntax_error")
 
 
 # In any string (inline PTX through tl.inline_asm_elementwise, for one): the GPU's own clocks.
