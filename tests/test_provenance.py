@@ -235,6 +235,8 @@ def test_load_inline_sources_are_read_as_they_compile(change, refused):
      "universal character"),
     ('REGISTER_CUDA_DISPATCH(add_stub, &my_add);', "register_cuda_dispatch"),
     ('torch::Tensor copy_of(torch::Tensor x) { return x.clone(); }', "ok"),  # a method, not clone(2)
+    ('torch::Tensor copy2(torch::Tensor x) { return at::clone(x); }', "ok"),
+    ('int r = std::system("ls");', "system("),
     ('static const char* doc = "relu, in linear time";', "ok"),
 ])
 def test_cuda_text_rules_read_the_source_as_the_compiler_does(line, refused):

@@ -70,7 +70,8 @@ CUDA_FORBIDDEN_PATTERNS = {
     re.compile(r"\bdl[a-z_]*\s*\("): "loading libraries at run time is not allowed",  # dlopen, dlmopen, dlvsym
     re.compile(r"\btime\s*[()]|\btimes\s*\("): CLOCKS_REASON,  # time(0), (time)(nullptr), times()
     # calls, not methods (`x.clone()`, `v.remove(...)` are fine)
-    re.compile(r"(?<![.>])\b(system|v?fork|exec[lvpe]*|clone|kill)\s*\("): _PROCESSES,
+    re.compile(r"(?<![.>])\b(system|v?fork|exec[lvpe]*|kill)\s*\("): _PROCESSES,
+    re.compile(r"(?<![.>:])\bclone\s*\("): _PROCESSES,  # clone(2), not at::clone
     re.compile(r"(?<![.>])\b(open|creat|remove|rename|truncate|chmod|symlink|link)\s*\("): _FILES,
     re.compile(r"\bpy[a-z]+_[a-z]"): _PYTHON,  # PyRun_SimpleString, PyImport_ImportModule, PyGILState_Ensure
     # where a registration says it came from (integrity.kernels_registered_from reads it)
