@@ -234,12 +234,12 @@ FORBIDDEN_ATTRIBUTES = {
         "mro",
         # a function's defaults, changed in place, change what every caller gets (the reference)
         "__defaults__", "__kwdefaults__",
-        "tofile", "from_file", "dump",
         # a @triton.jit function's view of its module's globals (builtins included)
         "get_capture_scope", "used_global_vals",
     )
 }
-FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("tofile", "from_file", "dump"), _FILES))  # ndarray.dump: a pickle
+# Files written or read through a value's method (`ndarray.dump` pickles to a path)
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("tofile", "from_file", "dump"), _FILES))
 # Strings that name what only a namespace lookup could use (`ns["exec"]`); `eval`/`compile`/`open`
 # are common words, and running them is refused at run time (integrity.guard_submission_actions).
 FORBIDDEN_TEXT = {"exec", "globals", "locals", "vars", "breakpoint"} | {
