@@ -102,7 +102,10 @@ def _insensitive(req: EvalRequest, get_inputs, model, device: torch.device) -> b
     outputs = []
     for k in (1, 2):
         made = generate(get_inputs, device, req.input_seed + TIMING_SEED_OFFSET + k)
-        outputs.append(output_items(model(*made)))
+        try:
+            outputs.append(output_items(model(*made)))
+        except Exception:  # noqa: BLE001 - the reference ran on the timing inputs; no verdict here
+            return False
         del made
     first, second = outputs
     if first is None or second is None or len(first) != len(second):
