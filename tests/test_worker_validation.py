@@ -338,3 +338,31 @@ def test_integer_results_must_repeat_exactly():
     with pytest.raises(StageFailure) as err:
         check_deterministic(a, b, atol=1e-2, rtol=1e-2, label="t")
     assert err.value.error_class == "nondeterministic"
+
+
+class _Washout(torch.nn.Module):
+    """An output that barely depends on [0, 1) inputs but does on large ones."""
+
+    def forward(self, x):
+        return 0.5 + 1e-4 * x.sum(dim=-1, keepdim=True)
+
+
+class _Overflowing(_Washout):
+    def forward(self, x):
+        return 0.5 + 1e-4 * torch.exp(x).sum(dim=-1, keepdim=True)  # inf at inputs of 100
+
+
+@pytest.mark.parametrize("model, task, flagged", [
+    (_Washout(), None, True),
+    (torch.nn.ReLU(), None, False),  # depends on its inputs
+    (_Overflowing(), None, False),  # the scaled trial would ask for an overflow
+    (_Washout(), "level1/23_Softmax", False),  # its family has inputs of its own
+])
+def test_tasks_whose_outputs_ignore_their_inputs_are_found(model, task, flagged):
+    from server.evaluation.pipeline import _insensitive
+    from server.evaluation.protocol import EvalRequest
+
+    req = EvalRequest(code="", reference_source="", task_id=task)
+    with torch.no_grad():
+        assert _insensitive(req, lambda: [torch.rand(8, 64)], model, torch.device("cpu")) is flagged
+    assert trial_count(5, task, flagged) == (6 if flagged else trial_count(5, task))

@@ -234,6 +234,11 @@ INSENSITIVE_TRIALS = [("signed, scaled inputs (this task's outputs barely depend
                        "inputs' values)", _signed_scaled)]
 
 
+def insensitive_trial_inputs(get_inputs, device: torch.device, seed: int) -> list:
+    """The inputs of INSENSITIVE_TRIALS' trial (for the profile to check they discriminate)."""
+    return _extra_inputs(get_inputs, device, seed, INSENSITIVE_TRIALS[0][1])
+
+
 def _extra_trials(task_id: str | None, insensitive: bool) -> list:
     return EXTRA_TRIALS.get(task_family(task_id), INSENSITIVE_TRIALS if insensitive else [])
 
