@@ -236,6 +236,15 @@ def test_load_inline_sources_are_read_as_they_compile(change, refused):
     ('REGISTER_CUDA_DISPATCH(add_stub, &my_add);', "register_cuda_dispatch"),
     ('torch::Tensor copy_of(torch::Tensor x) { return x.clone(); }', "ok"),  # a method, not clone(2)
     ('torch::Tensor copy2(torch::Tensor x) { return at::clone(x); }', "ok"),
+    ('extern "C" int run_shell(const char*) __asm__("system");', "__asm__("),
+    ('__attribute__((constructor)) static void at_load() {}', "__attribute__"),
+    ('static auto run_it = &std::system;', "system"),
+    ('static auto start = &thrd_create;', "thrd_create"),
+    ('__device__ int lane() { int l; asm volatile("mov.u32 %0, %%laneid;" : "=r"(l)); return l; }',
+     "ok"),
+    ('struct __attribute__((aligned(16))) Pair { float a, b, c, d; };', "ok"),
+    ('static const char* why = "cannot open or write the output";', "ok"),
+    ('__device__ float dlogit(float x) { return x; }', "ok"),
     ('int r = std::system("ls");', "system("),
     ('static const char* doc = "relu, in linear time";', "ok"),
 ])

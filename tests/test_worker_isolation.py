@@ -405,7 +405,8 @@ code = """
 import collections.abc, os
 done = []
 for act in (lambda: collections.abc.MutableMapping.update(os.environ, {"TRITON_DEBUG": "1"}),
-            lambda: os.remove("/nonexistent/kernel_env_probe")):
+            lambda: os.remove("/nonexistent/kernel_env_probe"),
+            lambda: collections.ChainMap(os.environ).__setitem__("CXX", "/tmp/evil")):
     try:
         act()
         done.append("ran")
@@ -424,10 +425,11 @@ print(json.dumps({"result": namespace["RESULT"], "set": "TRITON_DEBUG" in os.env
 
 def test_actions_through_frozen_standard_modules_are_charged_to_the_submission(tmp_path):
     """`os` and `_collections_abc` are frozen modules: an environment write through them, and
-    a file removed, are the submission's."""
+    a file removed, are the submission's; an environment write is the submission's from any
+    library frame it called (collections.ChainMap)."""
     report = _run_probe(tmp_path, FROZEN_PROBE)
-    assert report["result"] == ["refused", "refused"] and not report["set"]
-    assert [o.split()[0] for o in report["offences"]] == ["os.putenv", "os.remove"]
+    assert report["result"] == ["refused", "refused", "refused"] and not report["set"]
+    assert [o.split()[0] for o in report["offences"]] == ["os.putenv", "os.remove", "os.putenv"]
 
 
 def test_state_carried_on_inputs_or_outputs_is_found():
@@ -470,4 +472,4 @@ def _environment_written_past_the_rules(progress):
 
 def test_an_environment_setting_written_is_tampering():
     outcome = run_in_child(_environment_written_past_the_rules, "compile", LIMITS, 4.0)
-    assert outcome.payload == {"changed": ["os.environ (torch, Triton and CUDA settings)"]}
+    assert outcome.payload == {"changed": ["os.environ (torch, Triton, CUDA and build settings)"]}

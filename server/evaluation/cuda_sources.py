@@ -67,7 +67,8 @@ CUDA_FORBIDDEN_TEXT = {
 }
 # Whole words and calls the substrings above cannot name without refusing honest identifiers.
 CUDA_FORBIDDEN_PATTERNS = {
-    re.compile(r"\bdl[a-z_]*\s*\("): "loading libraries at run time is not allowed",  # dlopen, dlmopen, dlvsym
+    re.compile(r"\bdl(open|mopen|sym|vsym|info|addr1?|error|close)\s*\("):
+        "loading libraries at run time is not allowed",
     re.compile(r"\btime\s*[()]|\btimes\s*\("): CLOCKS_REASON,  # time(0), (time)(nullptr), times()
     # calls, not methods (`x.clone()`, `v.remove(...)` are fine)
     re.compile(r"(?<![.>])\b(system|v?fork|exec[lvpe]*|kill)\s*\("): _PROCESSES,
@@ -79,6 +80,31 @@ CUDA_FORBIDDEN_PATTERNS = {
     # universal character names spell identifiers letter by letter (`Libr\u0061ry`)
     re.compile(r"\\u[0-9a-f]{4}|\\u[0-9a-f]{8}"): "universal character names can spell forbidden names",
 }
+# Identifiers in the code (string literals left out: words there are messages) that name libc's
+# programs, files, environment, library loading and threads, called or not: a function pointer
+# (`auto f = &std::system;`) calls them as well as a call does.
+CUDA_FORBIDDEN_IDENTIFIERS = {
+    re.compile(r"\b(system|popen|v?fork|exec[lvpe]*|posix_spawnp?|kill|thrd_create|jthread)\b"):
+        _PROCESSES,
+    re.compile(r"\b(open|openat|creat|write|pwrite|writev|unlink|rename|remove|truncate|chmod)\b"):
+        _FILES,
+    re.compile(r"\b(dl(open|mopen|sym|vsym|info|addr1?|error|close)|getenv|setenv|putenv|unsetenv)\b"):
+        _FILES,
+}
+# Renaming at the linker and code run at load: `int f(const char*) __asm__("system");` calls
+# system as f; `__attribute__((constructor))` runs before anything is checked. (Inline assembly
+# statements, `asm volatile("...")`, are fine: they follow `;`, `{` or a line's start.)
+CUDA_FORBIDDEN_DECLARATIONS = {
+    re.compile(r"\)\s*(const\s*)?(noexcept\s*)?(__asm__|__asm|asm)\s*\("):
+        "assembler names rename functions past the text rules",
+    re.compile(r"__attribute__\s*\(\(\s*(?!(aligned|unused|always_inline|noinline|packed)\b)"):
+        "attributes other than aligned, unused, always_inline, noinline and packed are not "
+        "allowed (constructors run at load, aliases rename)",
+    re.compile(r"\[\[\s*gnu::"): "attributes other than aligned, unused, always_inline, "
+                                "noinline and packed are not allowed",
+}
+_LITERALS = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
+
 # `py::arg("x")` names a binding's argument: hand-written PYBIND11_MODULE blocks use it.
 _PY_ARG = re.compile(r"\bpy::arg\b")
 
@@ -237,3 +263,8 @@ def check_cuda_sources(source: str) -> None:
         found = pattern.search(text)
         if found:
             _fail_cuda(found.group(0), reason)
+    code = _LITERALS.sub('""', text)
+    for pattern, reason in {**CUDA_FORBIDDEN_IDENTIFIERS, **CUDA_FORBIDDEN_DECLARATIONS}.items():
+        found = pattern.search(code)
+        if found:
+            _fail_cuda(found.group(0).strip(), reason)

@@ -148,7 +148,7 @@ _STATE_NAMES = (
     "torch function modes", "torch dispatch modes", "torch.library registrations",
     "autocast dtypes", "scaled-dot-product backends", "preferred BLAS library",
     "torch.backends.mkldnn.enabled", "torch.backends.mha fast path", "torch.get_num_threads()",
-    "gc.isenabled()", "os.environ (torch, Triton and CUDA settings)")
+    "gc.isenabled()", "os.environ (torch, Triton, CUDA and build settings)")
 
 
 def _state() -> tuple:
@@ -178,7 +178,7 @@ def _state() -> tuple:
 # Writes are refused where they are made (the static rules, the audit hook's os.putenv); this
 # sees any that got through. CUDA_MODULE_LOADING is torch's own, set when CUDA comes up.
 STEERING_PREFIXES = ("TRITON", "TORCH", "PYTORCH", "CUDA", "CUBLAS", "CUDNN", "NVIDIA", "OMP_",
-                     "MKL")
+                     "MKL", "NVCC", "LD_", "PATH", "HOME", "CC", "CXX", "PYTHON", "TMPDIR")
 LIBRARY_SET = frozenset({"CUDA_MODULE_LOADING"})
 
 
@@ -298,6 +298,8 @@ def guard_submission_actions(submission_file: str) -> None:
         busy.on = True
         try:
             frame = _responsible_frame(getframe(1))
+            if event in _ANYWHERE_ON_THE_STACK:
+                frame = _submission_frame(getframe(1), files["files"]) or frame
             if frame is None or (event == "import" and _import_allowed(args)):
                 return
             name = frame.f_code.co_filename
@@ -308,6 +310,20 @@ def guard_submission_actions(submission_file: str) -> None:
             busy.on = False
 
     sys.addaudithook(hook)
+
+
+# Actions no library takes on a submission's behalf: charged to the submission wherever its frame
+# is on the stack (`collections.ChainMap(os.environ)[k] = v` writes from collections' frame).
+_ANYWHERE_ON_THE_STACK = frozenset({"os.putenv", "os.unsetenv"})
+
+
+def _submission_frame(frame, files: frozenset):
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name in files or (name.startswith("<") and not name.startswith("<frozen")):
+            return frame
+        frame = frame.f_back
+    return None
 
 
 def _import_allowed(args) -> bool:

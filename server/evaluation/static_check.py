@@ -164,6 +164,14 @@ FORBIDDEN_NAMES = {
     "triton.runtime.interpreter": _INTROSPECTION,
     # Triton's drivers and compilers: they build and load native modules from source strings
     "triton.backends": _CONCURRENCY,
+    # Triton's settings (`knobs.setenv`, launch hooks) and its profiler (it takes CUPTI)
+    "triton.knobs": _INTROSPECTION, "triton.profiler": PROFILER_REASON,
+    "triton.JITFunction": _INTROSPECTION,
+    # a C++ thread pool running a Python module: threads the guard is not entered on
+    "torch.utils.throughput_benchmark": _CONCURRENCY,
+    # torch._C's, public at torch's top level: switches off __torch_function__ handling (the cpu
+    # evaluator's escape check among it)
+    "torch.DisableTorchFunction": _DISPATCH, "torch.DisableTorchFunctionSubclass": _DISPATCH,
     "torch.utils.file_baton": _FILES,
     "numpy.ma.dump": _FILES, "numpy.ma.load": _FILES, "numpy.rec.fromfile": _FILES,
     "numpy.fromregex": _FILES,
@@ -850,7 +858,22 @@ def _decorator_names(fn: ast.FunctionDef, aliases: dict[str, str]) -> list[str]:
     return names
 
 
+def _check_jit_as_decorator(tree: ast.Module, aliases: dict[str, str]) -> None:
+    """`triton.jit` only as a decorator: `kernel = triton.jit(body)` makes a kernel whose body
+    the kernel-body rules would never read (in the interpreter it ran numpy)."""
+    decorating = {id(d.func if isinstance(d, ast.Call) else d) for fn in ast.walk(tree)
+                  if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                  for d in fn.decorator_list}
+    for node in ast.walk(tree):
+        if (isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in decorating
+                and isinstance(getattr(node, "ctx", None), ast.Load)
+                and dotted(node, aliases) in JIT_DECORATORS):
+            _fail(f"{where(node)}: `triton.jit` may only decorate a kernel (`@triton.jit`), so "
+                  "that its body is checked as one")
+
+
 def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
+    _check_jit_as_decorator(tree, aliases)
     kernels, autotuned = [], False
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     jitted = [fn for fn in functions if any(d in JIT_DECORATORS for d in _decorator_names(fn, aliases))]
