@@ -130,7 +130,8 @@ def code_and_literals(source: str) -> str:
             j = source.find("*/", i + 2)
             i = n if j < 0 else j + 2
             out.append(" ")
-        elif c == "R" and source.startswith('R"', i) and (i == 0 or not (source[i - 1].isalnum() or source[i - 1] == "_")):
+        elif source.startswith('R"', i) and (i == 0 or not (source[i - 1].isalnum()
+                                                            or source[i - 1] == "_")):
             j = source.find("(", i + 2)
             delim = source[i + 2:j] if j >= 0 else ""
             end = source.find(")" + delim + '"', j + 1) if j >= 0 else -1
@@ -147,6 +148,7 @@ def code_and_literals(source: str) -> str:
                 literal_end = _append_literal(out, body, literal_end)
             else:
                 out.append("'" + body + "'")
+                literal_end = -1
         else:
             if not c.isspace():
                 literal_end = -1
