@@ -173,10 +173,11 @@ def _state() -> tuple:
             torch.get_num_threads(), gc.isenabled(), _steering_environment())
 
 
-# Environment variables torch, Triton and the CUDA libraries read lazily (a Triton option, a
-# cuBLAS workspace, TF32 override): a write reaches the reference and the evaluator's own kernels.
-# Writes are refused where they are made (the static rules, the audit hook's os.putenv); this
-# sees any that got through. CUDA_MODULE_LOADING is torch's own, set when CUDA comes up.
+# Environment variables torch, Triton, the CUDA libraries and builds read lazily (a Triton option,
+# a cuBLAS workspace, TF32 override, the compiler and flags nvcc takes, the loader's paths): a write
+# reaches the reference, the evaluator's own kernels and every build. Writes are refused where they
+# are made (the static rules, the audit hook's os.putenv); this sees any that got through.
+# CUDA_MODULE_LOADING is torch's own, set when CUDA comes up.
 STEERING_PREFIXES = ("TRITON", "TORCH", "PYTORCH", "CUDA", "CUBLAS", "CUDNN", "NVIDIA", "OMP_",
                      "MKL", "NVCC", "LD_", "PATH", "HOME", "CC", "CXX", "PYTHON", "TMPDIR")
 LIBRARY_SET = frozenset({"CUDA_MODULE_LOADING"})
@@ -368,10 +369,11 @@ _IMPORT_MACHINERY = ("<frozen importlib.", "<frozen zipimport")
 
 def kernels_registered_from(directories: tuple[str, ...]) -> list[str]:
     """Operators whose dispatch table holds a kernel registered from source under `directories`
-    (a CUDA submission's build directory): the dispatcher records each registration's
-    `__FILE__`, so an extension that registered a kernel for a torch operator (the reference's
-    `aten::mm` computing zeros) shows here however it spelled the registration. All operators'
-    tables are read (~0.1 s): once, after timing, for CUDA submissions."""
+    (a CUDA submission's build directory): the dispatcher records where each registration says
+    it was made (`TORCH_LIBRARY_IMPL` passes `__FILE__`), so an extension that registered a
+    kernel for a torch operator (the reference's `aten::mm` computing zeros) by a spelling the
+    text rules missed shows here; one that forges the location does not. All operators' tables
+    are read (~0.1 s): once, after timing, for CUDA submissions."""
     found = []
     for name in torch._C._dispatch_get_all_op_names():
         table = torch._C._dispatch_dump_table(name)
