@@ -169,11 +169,6 @@ def _append_literal(out: list, body: str, literal_end: int) -> int:
     return len(out)
 
 
-def strip_comments(source: str) -> str:
-    """C/C++ source without its comments: what compiles, not what the comments say."""
-    return code_and_literals(source)
-
-
 LOAD_INLINE = "torch.utils.cpp_extension.load_inline"
 
 

@@ -23,7 +23,7 @@ import torch
 import torch._dynamo  # noqa: F401  The profiler imports it on first use, and that import rebinds
 # torch.manual_seed: imported here, in the worker host, it happens before any integrity snapshot.
 
-from .cuda_sources import strip_comments
+from .cuda_sources import code_and_literals
 
 # Kernels that the allowed layout operations launch (aten's names as the profiler reports them).
 LAYOUT_KERNELS = (
@@ -52,7 +52,7 @@ def own_kernels(language: str, triton_kernels: tuple[str, ...], cuda_source: str
     or, for CUDA, the `__global__` functions and namespaces in the sources load_inline builds."""
     if language != "cuda":
         return OwnKernels(frozenset(triton_kernels), frozenset())
-    text = _strip_launch_bounds(strip_comments(cuda_source))
+    text = _strip_launch_bounds(code_and_literals(cuda_source))
     names = frozenset(_GLOBAL_FN.findall(text)) - {"void"}
     namespaces = {part for spec in _NAMESPACE.findall(text) for part in spec.split("::")}
     if _ANONYMOUS.search(text):
