@@ -252,9 +252,18 @@ class _EscapeCheck(TorchFunctionMode):
         self.guard, self.escapes = guard, escapes
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        if func in self.escapes and not _pause_state.depth:
+        if func in self.escapes and not _pause_state.depth and not _alignment_check(func):
             self.guard._refuse(_escape_name(func), OFF_DEVICE)
         return func(*args, **(kwargs or {}))
+
+
+def _alignment_check(func) -> bool:
+    """Triton's host tensor descriptor asserts `base.data_ptr() % 16 == 0` while it is built in
+    forward; the pointer goes no further than that assertion."""
+    if func is not torch.Tensor.data_ptr:
+        return False
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    return sys._getframe(2).f_code is TensorDescriptor.__post_init__.__code__
 
 
 class DispatchGuard:
@@ -382,12 +391,21 @@ def _launch_arg_problem(arg, depth: int = 0) -> str | None:
     kind = type(arg)
     if kind in (torch.Tensor, torch.nn.Parameter) or kind in _PLAIN_ARGS or isinstance(arg, torch.dtype):
         return None
-    if kind in (tuple, list) and depth < 4:
-        return next((p for p in (_launch_arg_problem(a, depth + 1) for a in arg) if p), None)
-    if _triton_class(kind):
-        base = getattr(arg, "base", None)  # tensor descriptors carry a tensor
-        return _launch_arg_problem(base, depth + 1) if base is not None else None
+    if kind in (tuple, list, torch.Size) and depth < 4:
+        return _first_problem(arg, depth)
+    if _triton_class(kind) and depth < 4:
+        # A tensor descriptor is rebuilt (and `__post_init__` compares its shape and padding)
+        # with checks paused, so every field must be plain too, not only its base tensor.
+        try:
+            fields = object.__getattribute__(arg, "__dict__")
+        except AttributeError:
+            return None  # no instance state to hold the candidate's objects
+        return _first_problem(list(dict.values(fields)), depth)
     return f"a {kind.__name__}"
+
+
+def _first_problem(args, depth: int) -> str | None:
+    return next((p for p in (_launch_arg_problem(a, depth + 1) for a in args) if p), None)
 
 
 def _triton_class(kind: type) -> bool:

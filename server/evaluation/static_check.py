@@ -18,6 +18,7 @@ import types
 from dataclasses import dataclass
 
 from .cuda_sources import CLOCKS_REASON, PROFILER_REASON, STREAMS_REASON, check_cuda_sources, load_inline_sources
+from .kernel_body import check_kernel, kernel_globals
 from .source_names import binding_counts, bound_names, dotted, import_aliases, literal_getattr, root, where
 from .stages import STATIC_CHECK, StageFailure
 
@@ -877,12 +878,11 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
     kernels, autotuned = [], False
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     jitted = [fn for fn in functions if any(d in JIT_DECORATORS for d in _decorator_names(fn, aliases))]
-    plain = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))} - {
-        fn.name for fn in jitted}
+    allowed_globals = kernel_globals(tree, aliases, {fn.name for fn in jitted})
     for fn in jitted:
         kernels.append(fn.name)
         autotuned |= any(d in WRAPPING_DECORATORS for d in _decorator_names(fn, aliases))
-        _check_kernel_body(fn, aliases, plain)
+        check_kernel(fn, aliases, allowed_globals)
     _require(bool(kernels), "Triton mode: define at least one `@triton.jit` kernel and launch it "
              "from ModelNew.forward as `kernel[grid](...)`")
     launched = {
@@ -898,45 +898,6 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
              f"Triton mode: your kernels ({', '.join(kernels)}) are never launched; launch one "
              "from ModelNew.forward as `kernel[grid](...)`")
     return StaticReport(kernels=tuple(kernels), autotuned=autotuned)
-
-
-# Attribute access by name inside a kernel: the GPU compiler has no use for it, the interpreter
-# hands over its numpy arrays through it.
-KERNEL_REFUSED_BUILTINS = {"getattr", "hasattr", "setattr", "delattr", "vars", "dir", "type"}
-
-
-def _check_kernel_body(fn: ast.FunctionDef, aliases: dict[str, str], plain: set[str]) -> None:
-    """Inside @triton.jit only Triton runs on a GPU; the interpreter would run torch/numpy too,
-    and plain Python helpers called from a kernel would run there at launch time."""
-    local = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)} | {
-        n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    # Only the body: decorator arguments (autotune configs, heuristics) run on the host at
-    # import or launch time, like any other module-level code, and are checked as such.
-    for node in (node for stmt in fn.body for node in ast.walk(stmt)):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            base = root(node.func)
-            name = dotted(node.func, aliases) or ""
-            if base is not None and base not in local and not name.startswith("triton.language"):
-                _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{name or base}`, which is "
-                      "not triton.language; kernels may call only @triton.jit functions, "
-                      "triton.language and methods of their own values")
-        if isinstance(node, ast.Attribute) and node.attr in ("handle", "data"):
-            _fail(f"line {node.lineno}: `.{node.attr}` inside the kernel `{fn.name}` reaches the "
-                  "interpreter's arrays; use triton.language operations")
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in KERNEL_REFUSED_BUILTINS and node.func.id not in local):
-            _fail(f"line {node.lineno}: `{node.func.id}` inside the kernel `{fn.name}` reaches "
-                  "the interpreter's objects (`getattr(x, 'handle')`); use triton.language "
-                  "operations")
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in plain:
-            _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{node.func.id}`, which is not "
-                  "a @triton.jit function; kernels may call only @triton.jit functions and "
-                  "triton.language")
-        if isinstance(node, ast.Name):
-            module = aliases.get(node.id, "").split(".")[0]
-            if module in ("torch", "numpy"):
-                _fail(f"line {node.lineno}: `{node.id}` is used inside the @triton.jit kernel "
-                      f"`{fn.name}`; only triton.language (tl) is available in a kernel")
 
 
 def _calls(tree: ast.Module, aliases: dict[str, str], name: str) -> bool:

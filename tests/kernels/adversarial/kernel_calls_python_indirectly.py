@@ -1,7 +1,6 @@
 # task: level1/19_ReLU
-# expect: forbidden_op
-# expect_gpu: compile_error
-# why: calls a Python helper through a dict, past the static rule; in the interpreter it runs at launch time and the guard sees its torch call; a GPU compiler refuses the non-constexpr global
+# expect: format_violation
+# why: calls a Python helper through a dict: a kernel body may read only Triton, jit functions and constants (in the interpreter the helper would run at launch time; a GPU compiler refuses the non-constexpr global)
 import torch
 import torch.nn as nn
 import triton

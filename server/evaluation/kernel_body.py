@@ -1,0 +1,154 @@
+"""Rules for the body of a `@triton.jit` kernel (Triton mode's static check).
+
+On a GPU a kernel body is compiled: it can use only triton.language, other jit functions and
+constants. Triton's interpreter (the cpu evaluator) runs the body as Python instead, with the
+dispatch guard paused while it converts values, so anything else a body reaches (a helper
+function, a module-level object and its methods, the interpreter's numpy arrays) would compute
+unchecked. The rules therefore allow, for every name a body reads that it does not bind itself,
+only what the compiler would accept too."""
+
+from __future__ import annotations
+
+import ast
+
+from .source_names import dotted, root
+from .stages import STATIC_CHECK, StageFailure
+
+# What the Triton compiler itself accepts by name in a kernel body.
+KERNEL_BUILTINS = frozenset({
+    "range", "min", "max", "len", "int", "float", "bool", "abs", "print", "isinstance", "tuple",
+    "list", "zip", "enumerate", "divmod", "round", "pow",
+})
+# Attribute access by name inside a kernel: the GPU compiler has no use for it, the interpreter
+# hands over its numpy arrays through it.
+KERNEL_REFUSED_BUILTINS = frozenset({"getattr", "hasattr", "setattr", "delattr", "vars", "dir", "type"})
+KERNEL_MODULES = ("triton", "triton.language", "math")  # imports a kernel may read
+_INTERPRETER_ARRAYS = ("handle", "data")
+
+
+def _fail(feedback: str):
+    raise StageFailure(STATIC_CHECK, "format_violation", feedback)
+
+
+def kernel_globals(tree: ast.Module, aliases: dict[str, str], jitted: set[str]) -> set[str]:
+    """Names a kernel may read besides its own: Triton (and math) imports, jit functions,
+    constants, and the builtins in KERNEL_BUILTINS. A module-level name is allowed only if every
+    module-level binding of it is one of these (so rebinding `tl` or `range` takes it away)."""
+    bindings: dict[str, list] = {}  # name -> [True | False | the assigned value]
+
+    def bind(name: str, allowed):
+        bindings.setdefault(name, []).append(allowed)
+
+    for node in _module_scope(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                name = a.asname or a.name.split(".")[0]
+                module = aliases.get(name, "")
+                bind(name, module in KERNEL_MODULES or module.startswith("triton.language."))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bind(node.name, node.name in jitted and isinstance(node, ast.FunctionDef))
+        elif isinstance(node, ast.Global):
+            for name in node.names:
+                bind(name, False)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for name_node in ast.walk(target):
+                    if isinstance(name_node, ast.Name):
+                        bind(name_node.id, node.value if node.value is not None and
+                             _plain_target(target) else False)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bind(node.id, False)  # loop and with targets, walrus, del, ...
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and getattr(node, "name", None):
+            bind(node.name, False)
+    allowed: set[str] = set()
+    while True:  # constants may be built from other constants: grow to a fixed point
+        grown = {name for name, values in bindings.items()
+                 if all(v is True or (isinstance(v, ast.AST) and _constant(v, aliases, allowed))
+                        for v in values)}
+        if grown == allowed:
+            return allowed | (KERNEL_BUILTINS - bindings.keys())
+        allowed = grown
+
+
+def _module_scope(tree: ast.Module):
+    """Nodes that bind module-level names: not inside function, lambda or class bodies (those
+    bind their own locals), but a `global` statement anywhere rebinds a module name."""
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            outer = [*getattr(node, "decorator_list", []), *getattr(node, "bases", [])]
+            if not isinstance(node, ast.ClassDef):
+                outer += [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+            stack.extend(outer)
+            stack.extend(n for n in ast.walk(node) if isinstance(n, ast.Global))
+            continue
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            stack.append(node.value) if node.value is not None else None
+            continue  # targets are judged with their value
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _plain_target(target: ast.AST) -> bool:
+    return isinstance(target, ast.Name) or (
+        isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts))
+
+
+def _constant(node: ast.AST, aliases: dict[str, str], constants: set[str]) -> bool:
+    """A value built from literals, other constants and Triton's own (`tl.float32`,
+    `tl.constexpr(64)`, `triton.next_power_of_2(1000)`, `math.log(2)`)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Name):
+        return node.id in constants
+    if isinstance(node, ast.Tuple):  # not lists: module code could append to one later
+        return all(_constant(e, aliases, constants) for e in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        return _constant(node.operand, aliases, constants)
+    if isinstance(node, ast.BinOp):
+        return _constant(node.left, aliases, constants) and _constant(node.right, aliases, constants)
+    if isinstance(node, (ast.Attribute, ast.Call)):
+        target = node.func if isinstance(node, ast.Call) else node
+        if root(target) not in constants or (dotted(target, aliases) or "").split(".")[0] not in (
+                "triton", "math"):
+            return False  # read from an allowed import, not a rebound or shadowed name
+        return not isinstance(node, ast.Call) or (
+            not node.keywords and all(_constant(a, aliases, constants) for a in node.args))
+    return False
+
+
+def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: set[str]) -> None:
+    """A kernel reads only its own locals, allowed globals and the safe builtins; its parameters'
+    defaults are constants (a default is passed without the launch-argument check)."""
+    for default in (*fn.args.defaults, *(d for d in fn.args.kw_defaults if d is not None)):
+        if not _constant(default, aliases, allowed_globals):
+            _fail(f"line {default.lineno}: a default of the kernel `{fn.name}`'s parameters is not "
+                  "a constant; kernel parameters default to literals or Triton constants")
+    local = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)} | {
+        n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    # Only the body: decorator arguments (autotune configs, heuristics) run on the host at
+    # import or launch time, like any other module-level code, and are checked as such.
+    for node in (node for stmt in fn.body for node in ast.walk(stmt)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            base, name = root(node.func), dotted(node.func, aliases) or ""
+            if base is not None and base not in local and not name.startswith("triton.language"):
+                _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{name or base}`, which is "
+                      "not triton.language; kernels may call only @triton.jit functions, "
+                      "triton.language and methods of their own values")
+        if isinstance(node, ast.Attribute) and node.attr in _INTERPRETER_ARRAYS:
+            _fail(f"line {node.lineno}: `.{node.attr}` inside the kernel `{fn.name}` reaches the "
+                  "interpreter's arrays; use triton.language operations")
+        if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load) or node.id in local:
+            continue
+        if node.id in KERNEL_REFUSED_BUILTINS and node.id not in allowed_globals:
+            _fail(f"line {node.lineno}: `{node.id}` inside the kernel `{fn.name}` reaches the "
+                  "interpreter's objects (`getattr(x, 'handle')`); use triton.language operations")
+        if node.id not in allowed_globals:
+            module = aliases.get(node.id, "").split(".")[0]
+            what = f"the module `{module}`" if module else f"`{node.id}`"
+            _fail(f"line {node.lineno}: the kernel `{fn.name}` uses {what}, which is not "
+                  "triton.language, a @triton.jit function or a module-level constant; a kernel "
+                  "body may use only those, its own parameters and locals, and "
+                  f"{', '.join(sorted(KERNEL_BUILTINS))}")

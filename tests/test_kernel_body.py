@@ -1,0 +1,78 @@
+"""What a @triton.jit kernel body may read: Triton, jit functions, constants, its own locals and
+a few builtins (server/evaluation/kernel_body.py). Through the real static check."""
+
+import pytest
+
+from server.evaluation.stages import StageFailure
+from server.evaluation.static_check import static_check
+
+PROGRAM = """
+import math
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+from triton.language.extra import libdevice
+{module}
+
+@triton.jit
+def helper(v):
+    return v
+
+
+@triton.jit
+def kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr{params}):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    {body}
+    tl.store(out_ptr + offs, x, mask=offs < n)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        kernel[(1,)](x, out, x.numel(), BLOCK=1024)
+        return out
+"""
+
+
+def check(body="", module="", params=""):
+    return static_check(PROGRAM.format(body=body, module=module, params=params), "triton")
+
+
+@pytest.mark.parametrize("module, body", [
+    ("", "x = helper(x) * libdevice.exp(x)"),
+    ("SCALE = 2.0", "x = x * SCALE"),
+    ("SCALE: tl.constexpr = tl.constexpr(2.0)", "x = x * SCALE"),
+    ("SIZES = (16, 32)\nLOG2E = 1 / math.log(2)", "x = x * LOG2E + SIZES[0]"),
+    ("DTYPE = tl.float32\nWIDTH = triton.next_power_of_2(100)", "x = x.to(DTYPE) + WIDTH"),
+    ("", "x = x * math.pi"),
+    ("", "for i in range(min(2, max(1, len((1, 2))))):\n        x = x + float(i)"),
+    ("", "x = tl.where(x > 0, x, 0.0).to(tl.float32)"),
+], ids=["jit-and-libdevice", "constant", "constexpr", "tuple-and-math", "triton-values",
+        "math-module", "builtins", "methods-of-values"])
+def test_honest_kernel_bodies_pass(module, body):
+    assert check(body, module).kernels == ("helper", "kernel")
+
+
+@pytest.mark.parametrize("module, body, params, names", [
+    ("HELPERS = {}", "x = HELPERS['relu'](x)", "", "HELPERS"),
+    ("def relu(v):\n    return v\nalias = relu", "x = alias(x)", "", "alias"),
+    ("class H:\n    pass\nBOX = (H(),)", "x = BOX[0].relu(x)", "", "BOX"),
+    ("SIZES = [16, 32]", "x = x + SIZES[0]", "", "SIZES"),
+    ("SCALE = 2.0\ndef rebind():\n    global SCALE\n    SCALE = object()", "x = x * SCALE", "", "SCALE"),
+    ("range = lambda n: n", "for i in range(2):\n        x = x + i", "", "range"),
+    ("import numpy as np", "x = np.maximum(x, 0)", "", "numpy"),
+    ("", "x = x.handle", "", ".handle"),
+    ("", "x = getattr(x, 'handle')", "", "getattr"),
+    ("", "x = x + sum((1, 2))", "", "sum"),
+    ("class H:\n    pass", "x = H.relu(x)", ", H=H()", "default"),
+    ("import math as m\nm = {}\nK = m.get(1)", "x = x * K", "", "K"),
+], ids=["dict-entry", "alias", "container", "list", "global-statement", "rebound-builtin",
+        "numpy", "handle", "getattr", "other-builtin", "default-argument",
+        "constant-from-rebound-module"])
+def test_kernel_bodies_reaching_python_objects_are_refused(module, body, params, names):
+    with pytest.raises(StageFailure) as err:
+        check(body, module, params)
+    assert err.value.error_class == "format_violation"
+    assert names in err.value.feedback and "kernel" in err.value.feedback
