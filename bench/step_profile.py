@@ -40,6 +40,7 @@ WATCHED = [  # (file suffix, function): the evaluator's building blocks
     ("correctness.py", "restore"), ("correctness.py", "_check_normalization"),
     ("correctness.py", "tolerances"), ("timing.py", "time_forward"), ("timing.py", "interval"),
     ("timing.py", "settle_tail_ms"), ("timing.py", "spin_cycles_per_s"),
+    ("timing.py", "ramped_cycles_per_s"),
     ("timed_inputs.py", "refresh"), ("timed_inputs.py", "observe"), ("timed_inputs.py", "checks"),
     ("pipeline.py", "_record_kernels"), ("loading.py", "load_candidate"),
     ("loading.py", "build_models"), ("static_check.py", "static_check"),

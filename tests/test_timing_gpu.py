@@ -123,3 +123,14 @@ def test_the_reference_time_is_the_median_of_its_rounds(tmp_path):
     rounds = profile["ref_rounds_ms"]
     assert len(rounds) == REFERENCE_ROUNDS >= 3
     assert profile["ref_runtime_ms"] == sorted(rounds)[len(rounds) // 2]
+
+
+def test_clocks_are_up_before_the_calibration():
+    """After a second idle the clocks may have dropped; the ramp spins until the spin rate stops
+    rising, so the rate it returns is the one the GPU keeps under sustained load."""
+    time.sleep(1.0)
+    ramped, ramp_s = timing.ramped_cycles_per_s(DEVICE)
+    torch.cuda._sleep(int(0.02 * ramped))  # 20 ms more load
+    loaded = timing.spin_cycles_per_s(DEVICE)
+    print(f"ramp {ramp_s * 1e3:.2f} ms: {ramped / 1e6:.0f} MHz, then {loaded / 1e6:.0f} MHz")
+    assert ramped > 0.97 * loaded and ramp_s <= timing.RAMP_MAX_S + 0.02

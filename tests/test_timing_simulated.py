@@ -122,3 +122,18 @@ def test_work_queued_after_the_end_event_is_counted(stream):
     hooks = timing.Hooks(around=lambda: SlowExit(20e-6, on_exit=lambda: stream.launch(KERNEL_S)))
     t = time_it(lambda: None, hooks)
     assert t.median_ms > 0.95, t
+
+
+def test_the_ramp_waits_for_the_clocks_to_stop_rising(stream, monkeypatch):
+    rates = iter([0.35e9, 0.9e9, 1.7e9, 1.95e9, 1.96e9, 1.5e9])
+    monkeypatch.setattr(timing, "spin_cycles_per_s", lambda device: stream.wait() or next(rates))
+    rate, seconds = timing.ramped_cycles_per_s(torch.device("cpu"))
+    assert rate == 1.96e9 and next(rates) == 1.5e9  # stopped at the first rise under 1 %
+    assert seconds >= 4 * timing.RAMP_CYCLES / 1e9  # four ramp spins ran on the device
+
+
+def test_the_ramp_is_bounded(stream, monkeypatch):
+    rising = iter(1e8 * 1.1 ** i for i in range(10_000))
+    monkeypatch.setattr(timing, "spin_cycles_per_s", lambda device: stream.wait() or next(rising))
+    rate, seconds = timing.ramped_cycles_per_s(torch.device("cpu"))
+    assert timing.RAMP_MAX_S <= seconds < timing.RAMP_MAX_S + 0.01 and rate > 1e8

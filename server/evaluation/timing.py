@@ -51,6 +51,12 @@ LEAD_S = 100e-6
 LEAD_MAX_S = 1e-3
 LEAD_FACTOR = 2.0
 CALIBRATION_CYCLES = 400_000  # ~0.2 ms at boost clocks
+# Clocks leave idle (345 MHz on the H200) only under load, and a small kernel's warm-up calls are
+# not load: before calibrating, spin in steps until the spin rate stops rising by RAMP_RISE, for
+# at most RAMP_MAX_S, so that trials are timed at the clocks a busy GPU runs at.
+RAMP_CYCLES = 2_000_000  # ~1 ms at boost clocks, ~6 ms at idle ones
+RAMP_RISE = 0.01
+RAMP_MAX_S = 0.05
 # The host back from a call (`issued`) to the device settling after the synchronisation: the host's
 # wake-up and one event launch when honest; longer means work went on elsewhere, and then it is all
 # counted. "Longer" is SETTLE_TAIL_MS or, on a slower host, SETTLE_TAIL_FACTOR x its calibrated
@@ -77,6 +83,7 @@ class Timing:
     issue_ms: float = 0.0  # median host time from the start event's record to the end event's
     lead_ms: float = 0.0  # the spin ahead of each timed call
     tail_limit_ms: float = 0.0  # tails above this counted the whole interval (issued to settled)
+    ramp_ms: float = 0.0  # host time spent bringing the clocks up before calibrating
 
 
 @dataclass(frozen=True)
@@ -149,6 +156,19 @@ def spin_cycles_per_s(device: torch.device) -> float:
     return CALIBRATION_CYCLES / max(start.elapsed_time(end) / 1e3, 1e-6)
 
 
+def ramped_cycles_per_s(device: torch.device) -> tuple[float, float]:
+    """The spin rate once it has stopped rising (the clocks are up), and the seconds it took."""
+    t0 = _perf_counter()
+    rate = spin_cycles_per_s(device)
+    while _perf_counter() - t0 < RAMP_MAX_S:
+        _spin(RAMP_CYCLES)  # on the current device, like the lead's spins
+        latest = spin_cycles_per_s(device)
+        if latest <= rate * (1 + RAMP_RISE):
+            return max(rate, latest), _perf_counter() - t0
+        rate = latest
+    return rate, _perf_counter() - t0
+
+
 def settle_tail_ms(device: torch.device, lead_cycles: int) -> float:
     """The host's own issued-to-settled tail (median of a few) with nothing left running: what an
     honest trial's tail is on this host, in this process."""
@@ -180,7 +200,8 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
         _hooked(call, hooks, host_timed)
     _synchronize(device)
     lead_s = min(LEAD_MAX_S, max(LEAD_S, LEAD_FACTOR * min(host_s)))
-    lead = int(lead_s * spin_cycles_per_s(device))  # calibrated with the GPU warm
+    cycles_per_s, ramp_s = ramped_cycles_per_s(device)
+    lead = int(lead_s * cycles_per_s)  # calibrated with the GPU warm
     tail_limit = max(SETTLE_TAIL_MS, SETTLE_TAIL_FACTOR * settle_tail_ms(device, lead))
     t0 = _perf_counter()
     _hooked(call, hooks)
@@ -222,7 +243,7 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
                               host_gap_ms[:done])]
     return _summary(times, end - wall0, meaningful=True, candidate_s=end - warm0,
                     issue_ms=statistics.median(issue_ms), tail_limit_ms=tail_limit,
-                    lead_ms=lead_s * 1e3)
+                    lead_ms=lead_s * 1e3, ramp_ms=ramp_s * 1e3)
 
 
 def _trial_ms(start, end, issued, settled, host_gap_ms: float, tail_limit_ms: float) -> float:
