@@ -1,5 +1,6 @@
 # task: level1/19_ReLU
 # expect: forbidden_op
+# expect_gpu: rejected
 # why: a tensor descriptor built in __init__ has a padding that is a str subclass whose __eq__ runs torch while the interpreter rebuilds the descriptor with checks paused
 import torch
 import torch.nn as nn

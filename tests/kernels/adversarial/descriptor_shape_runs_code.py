@@ -1,5 +1,6 @@
 # task: level1/19_ReLU
 # expect: forbidden_op
+# expect_gpu: rejected
 # why: an int subclass in a tensor descriptor's shape runs torch from __gt__ when the interpreter rebuilds the descriptor with checks paused
 import torch
 import torch.nn as nn
