@@ -86,7 +86,8 @@ def _module_scope(tree: ast.Module):
             stack.extend(n for n in ast.walk(node) if isinstance(n, ast.Global))
             continue
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            stack.append(node.value) if node.value is not None else None
+            if node.value is not None:
+                stack.append(node.value)
             continue  # targets are judged with their value
         stack.extend(ast.iter_child_nodes(node))
 

@@ -83,7 +83,6 @@ class Timing:
     issue_ms: float = 0.0  # median host time from the start event's record to the end event's
     lead_ms: float = 0.0  # the spin ahead of each timed call
     tail_limit_ms: float = 0.0  # tails above this counted the whole interval (issued to settled)
-    ramp_ms: float = 0.0  # host time spent bringing the clocks up before calibrating
 
 
 @dataclass(frozen=True)
@@ -200,7 +199,7 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
         _hooked(call, hooks, host_timed)
     _synchronize(device)
     lead_s = min(LEAD_MAX_S, max(LEAD_S, LEAD_FACTOR * min(host_s)))
-    cycles_per_s, ramp_s = ramped_cycles_per_s(device)
+    cycles_per_s, _ = ramped_cycles_per_s(device)
     lead = int(lead_s * cycles_per_s)  # calibrated with the GPU warm
     tail_limit = max(SETTLE_TAIL_MS, SETTLE_TAIL_FACTOR * settle_tail_ms(device, lead))
     t0 = _perf_counter()
@@ -243,7 +242,7 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
                               host_gap_ms[:done])]
     return _summary(times, end - wall0, meaningful=True, candidate_s=end - warm0,
                     issue_ms=statistics.median(issue_ms), tail_limit_ms=tail_limit,
-                    lead_ms=lead_s * 1e3, ramp_ms=ramp_s * 1e3)
+                    lead_ms=lead_s * 1e3)
 
 
 def _trial_ms(start, end, issued, settled, host_gap_ms: float, tail_limit_ms: float) -> float:
