@@ -183,3 +183,79 @@ def test_spiked_tasks_time_on_spiked_inputs_and_a_sampled_norm_fails_the_last_ca
         for check in checks:
             call = int(check.label.split("#")[1].split()[0])
             assert torch.equal(check.inputs[0], seen[call - 1]), check.label
+
+
+def rows_inputs():
+    return [torch.rand(64, 16)]
+
+
+@pytest.mark.parametrize("forward, inputs, expected", [
+    (torch.relu, [torch.rand(64, 8)], [0]),
+    (lambda x: torch.softmax(x, dim=1), [torch.rand(64, 8)], [0]),
+    (lambda x: x.sum(dim=1), [torch.rand(64, 8)], [0]),
+    (torch.matmul, [torch.rand(64, 64), torch.rand(64, 64)], [0]),  # A's rows; B stays whole
+    (torch.add, [torch.rand(64, 8), torch.rand(64, 8)], [0, 1]),  # both sliced
+    (lambda x: x - x.mean(dim=0), [torch.rand(64, 8)], None),  # a statistic over the batch
+    (lambda x: x / torch.linalg.vector_norm(x), [torch.rand(64, 8)], None),  # a global norm
+    (lambda x: x.sum(dim=0), [torch.rand(64, 8)], None),  # no rows in the output
+    (lambda x: x.max(), [torch.rand(64, 8)], None),
+    (lambda x, k: x * k, [torch.rand(64, 8), 3], [0]),  # non-tensor arguments pass through
+])
+def test_row_separable_tasks_are_told_from_the_others(forward, inputs, expected):
+    from server.evaluation.timed_inputs import separable_rows
+    assert separable_rows(forward, inputs, atol=1e-2, rtol=1e-2) == expected
+
+
+def test_sampled_checks_of_a_row_separable_task_compute_on_secret_rows():
+    """Fingerprints lie in 1/ROW_SHARE of the rows, drawn secretly per sampler; a sampled check's
+    inputs are those rows of the call's inputs, and its positions index their output."""
+    from server.evaluation.timed_inputs import ROW_SHARE
+    drawn = set()
+    for seed in range(4):
+        sampler = TimedOutputSampler(rows_inputs, [], CPU, seed=seed, row_inputs=[0])
+        seen = []
+        run_calls(sampler, lambda x: seen.append(x.clone()) or x * 2, 10)
+        rows = sampler.rows.tolist()
+        drawn.add(tuple(rows))
+        assert len(rows) == 64 // ROW_SHARE == len(set(rows))
+        assert set((sampler.positions[0] // 16).tolist()) <= set(rows)
+        checked = position_checks(sampler)
+        assert checked[0][4] == [torch.Size([64, 16])]  # the last call: the whole output
+        assert len(checked) == CHECKED_CALLS + 1
+        for label, used, fingerprint, positions, shapes in checked[1:]:
+            call = int(label.split("#")[1].split()[0])
+            assert shapes == [(len(rows), 16)]
+            assert torch.equal(used[0], seen[call - 1][rows])
+            assert torch.equal(fingerprint[0], torch.take(used[0] * 2, positions[0]))
+    assert len(drawn) > 1
+
+
+@pytest.mark.parametrize("perturbing", [False, True])
+def test_stale_outputs_of_a_row_separable_task_are_seen_in_the_secret_rows(perturbing):
+    """A pointer memo (perturbing: the same input object every call) returns its first output;
+    the rows' reference shows every stale call among the sampled ones."""
+    def big():
+        return [torch.rand(4096, 1024)]
+
+    sampler = TimedOutputSampler(big, [], CPU, seed=3, row_inputs=[0], perturbing=perturbing)
+    memo, hits = {}, []
+
+    def forward(x):
+        hits.append(x.data_ptr() in memo)
+        return memo.setdefault(x.data_ptr(), x * 2)
+
+    run_calls(sampler, forward, 12)
+    if perturbing:  # the same input object every call: every call after the first is stale
+        assert all(hits[1:])
+    for label, used, fingerprint, positions, _ in position_checks(sampler)[1:]:
+        call = int(label.split("#")[1].split()[0])
+        right = torch.allclose(fingerprint[0], torch.take(used[0] * 2, positions[0]))
+        assert right is not hits[call - 1], label
+
+
+def test_outputs_without_the_inputs_rows_are_fingerprinted_anywhere():
+    sampler = TimedOutputSampler(rows_inputs, [], CPU, seed=2, row_inputs=[0])
+    run_calls(sampler, lambda x: x.sum(dim=0), 6)
+    assert sampler.rows is None
+    for label, used, fingerprint, positions, shapes in position_checks(sampler):
+        assert used[0].shape == (64, 16) and shapes == [torch.Size([16])]

@@ -30,7 +30,7 @@ from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
 from .static_check import static_check
-from .timed_inputs import TimedOutputSampler, gather, input_bytes, perturbs
+from .timed_inputs import TimedOutputSampler, gather, input_bytes, perturbs, separable_rows
 from .timing import MIN_TRIALS, Hooks, time_forward, trials_for
 
 TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
@@ -74,6 +74,7 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
                 timing.median_ms,
                 perturbation.perturbable(inputs), lambda: _perturbation_visible(req, model, inputs))
             profile["insensitive"] = _insensitive(req, reference.get_inputs, model, device)
+            profile["row_inputs"] = separable_rows(model, inputs, req.atol, req.rtol)
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
     return dict(profile, flops=flops, bytes=nbytes, dtype=str(dtype).replace("torch.", ""))
 
@@ -165,7 +166,7 @@ def prewarm(device: torch.device) -> None:
     x.sum(dim=-1)
     torch.linalg.vector_norm(x)
     sampler = TimedOutputSampler(lambda: [torch.rand(64, 64)], [], device, 0, replayable=True,
-                                 perturbing=True)
+                                 perturbing=True, row_inputs=[0])
     for _ in range(3):
         sampler.refresh()
         sampler.observe(sampler.inputs[0] * 2)
@@ -495,7 +496,8 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
                                      req.input_seed + TIMING_SEED_OFFSET,
                                      replayable=profile["replayable"],
                                      perturbing=bool(profile.get("perturb_timing_inputs")),
-                                     spiked=req.task_id if spiked_task(req.task_id) else None)
+                                     spiked=req.task_id if spiked_task(req.task_id) else None,
+                                     row_inputs=profile.get("row_inputs"))
     hooks_before = result.defence_seconds
 
     def observed(out):

@@ -11,7 +11,9 @@ nothing about its inputs or the next call's. Every output is fingerprinted (its 
 positions); afterwards the last call is checked against the reference in full, and CHECKED_CALLS
 others, drawn uniformly from an unobservable source, at their positions, on inputs made again
 from their seeds or rounds (generation and perturbation are deterministic), so no call pays for a
-copy of its inputs or its output.
+copy of its inputs or its output. On a task whose output rows depend only on the same rows of
+some inputs (the profile shows it: `separable_rows`), the fingerprints lie in a secret
+1/ROW_SHARE of the rows and the sampled calls' reference runs on those rows alone.
 """
 
 from __future__ import annotations
@@ -44,6 +46,14 @@ PERTURB_MIN_BYTES = 64 << 20
 FINGERPRINTED = 1 << 16
 CHECKED_CALLS = 5
 POISONED = 1 << 16  # elements of a returned output spoiled before the next call (perturbing)
+# Row-separable tasks (elementwise, row-wise softmax or norms, matmul by A's rows): the sampled
+# calls' reference computes 1/ROW_SHARE of the rows, secret ones drawn at the first call, and
+# their fingerprints lie there. A call that returns a stale or made-up output is wrong in those
+# rows as much as anywhere (the perturbed and spoiled positions are spread evenly), so the
+# checks see it as before, for 1/ROW_SHARE of the reference's work (5 full-size reference
+# forwards were most of the re-checks' cost: 30-63 ms a step at KernelBench's shapes). What is
+# wrong at a few elements only still meets the last call's check in full.
+ROW_SHARE = 32
 
 
 @dataclasses.dataclass
@@ -55,8 +65,8 @@ class TimedCheck:
     key: tuple
     inputs: list
     output: object  # the call's whole output, or its values at `positions`
-    positions: list | None = None
-    shapes: list | None = None
+    positions: list | None = None  # into the reference's output for `inputs`
+    shapes: list | None = None  # the shapes that reference output must have
 
 
 class TimedOutputSampler:
@@ -64,8 +74,11 @@ class TimedOutputSampler:
 
     def __init__(self, get_inputs, inputs: list, device: torch.device, seed: int,
                  replayable: bool | None = None, perturbing: bool = False,
-                 spiked: str | None = None):
+                 spiked: str | None = None, row_inputs: list | None = None):
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
+        # Row-separable task (`separable_rows`): the inputs sliced by row for a sampled check;
+        # the secret rows, drawn at the first call when its outputs have the rows too.
+        self.row_inputs, self.rows, self.row_positions, self.row_shapes = row_inputs, None, None, None
         self.origin_seed, self.seed = seed, seed + 1
         # Spiked tasks (inputs.SPIKED_FAMILIES; `spiked` is the task id): every call's inputs
         # carry spikes, their heights measured once; perturbing, they move with every round
@@ -132,7 +145,14 @@ class TimedOutputSampler:
             return None
         if self.positions is None:
             self.shapes = [o.shape for o in outs]
-            self.positions = [_positions(o, FINGERPRINTED, self.gen) for o in outs]
+            self.rows = self._secret_rows(outs)
+            if self.rows is None:
+                self.positions = [_positions(o, FINGERPRINTED, self.gen) for o in outs]
+            else:
+                drawn = [_row_positions(o, self.rows, FINGERPRINTED, self.gen) for o in outs]
+                self.positions = [full for full, _ in drawn]
+                self.row_positions = [within for _, within in drawn]
+                self.row_shapes = [(len(self.rows),) + tuple(o.shape[1:]) for o in outs]
         if [o.shape for o in outs] != self.shapes:
             return None
         return [gather(o, idx) for o, idx in zip(outs, self.positions)]
@@ -155,8 +175,27 @@ class TimedOutputSampler:
         pool = self.fingerprints[:-1]
         for _ in range(min(CHECKED_CALLS, len(pool))):
             label, used, fingerprint = pool.pop(self.rng.randrange(len(pool)))
-            yield TimedCheck(label, _key(used), self._inputs_of(used), fingerprint,
-                             self.positions, self.shapes)
+            if self.rows is None:
+                yield TimedCheck(label, _key(used), self._inputs_of(used), fingerprint,
+                                 self.positions, self.shapes)
+            else:
+                yield TimedCheck(label, ("rows",) + _key(used), self._rows_of(self._inputs_of(used)),
+                                 fingerprint, self.row_positions, self.row_shapes)
+
+    def _secret_rows(self, outs: list) -> torch.Tensor | None:
+        """ROW_SHARE-th of the rows (at least one), drawn secretly, when the task is row-separable
+        and every output has the sliced inputs' rows; else None (positions anywhere)."""
+        if not self.row_inputs:
+            return None
+        count = self.inputs[self.row_inputs[0]].shape[0]
+        if any(o.dim() == 0 or o.shape[0] != count or o.numel() == 0 for o in outs):
+            return None
+        return secret_rows(count, self.gen, self.device)
+
+    def _rows_of(self, inputs: list) -> list:
+        """The inputs a sampled check's reference computes on: the secret rows of the sliced ones."""
+        return [x.index_select(0, self.rows) if i in self.row_inputs else x
+                for i, x in enumerate(inputs)]
 
     def next_call_inputs(self) -> list:
         """What the call after `refresh()` sees, made afresh when replayable: for a check after a
@@ -209,6 +248,65 @@ def _positions(t: torch.Tensor, count: int, gen: torch.Generator) -> torch.Tenso
     if t.numel() == 0:
         return None
     return torch.randint(0, t.numel(), (count,), generator=gen, device=t.device)
+
+
+def secret_rows(count: int, gen: torch.Generator, device: torch.device) -> torch.Tensor:
+    """count // ROW_SHARE distinct rows (at least one) of `count`, in increasing order."""
+    chosen = torch.randperm(count, generator=gen, device=device)[:max(1, count // ROW_SHARE)]
+    return chosen.sort().values
+
+
+def _row_positions(t: torch.Tensor, rows: torch.Tensor, count: int, gen: torch.Generator):
+    """`count` positions (with repeats) in the given rows of t: as indices into t's elements and
+    into those of t's rows stacked (the rows' reference output), both in logical order."""
+    per_row = t.numel() // t.shape[0]
+    within = torch.randint(0, len(rows) * per_row, (count,), generator=gen, device=t.device)
+    full = rows.index_select(0, within // per_row) * per_row + within % per_row
+    return full, within
+
+
+def separable_rows(model, inputs: list, atol: float, rtol: float,
+                   gen: torch.Generator | None = None) -> list | None:
+    """Which inputs a sampled check may slice by row (dim 0): the first tensor input alone, else
+    every tensor input with its rows, when the reference's outputs all have those rows and, for
+    two sets of rows drawn at random, computing on the sliced inputs gives those rows of the
+    output within a tenth of the tolerance (trusted code only, once per task: the profile).
+    None where neither holds (reductions over the batch, batch statistics, a global norm)."""
+    tensors = [i for i, x in enumerate(inputs) if torch.is_tensor(x) and x.dim() >= 1]
+    if not tensors:
+        return None
+    count = inputs[tensors[0]].shape[0]
+    full = output_items(model(*inputs))
+    if not full or any(o.dim() == 0 or o.shape[0] != count or o.numel() == 0 for o in full):
+        return None
+    gen = gen or torch.Generator(device=inputs[tensors[0]].device).manual_seed(secrets.randbits(62))
+    for sliced in ([tensors[0]], [i for i in tensors if inputs[i].shape[0] == count]):
+        if _rows_agree(model, inputs, full, sliced, atol, rtol, gen):
+            return sliced
+    return None
+
+
+def _rows_agree(model, inputs: list, full: list, sliced: list, atol: float, rtol: float,
+                gen: torch.Generator) -> bool:
+    for _ in range(2):
+        rows = secret_rows(full[0].shape[0], gen, full[0].device)
+        part = [x.index_select(0, rows) if i in sliced else x for i, x in enumerate(inputs)]
+        try:
+            outs = output_items(model(*part))
+        except Exception:  # noqa: BLE001 - the sliced inputs do not fit the task: not separable
+            return False
+        if outs is None or len(outs) != len(full) or not all(
+                _close(o, f.index_select(0, rows), atol / 10, rtol / 10) for o, f in zip(outs, full)):
+            return False
+    return True
+
+
+def _close(a: torch.Tensor, b: torch.Tensor, atol: float, rtol: float) -> bool:
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.is_floating_point() or a.is_complex():
+        return torch.allclose(a, b, atol=atol, rtol=rtol, equal_nan=True)
+    return torch.equal(a, b)
 
 
 def gather(t: torch.Tensor, positions) -> torch.Tensor:
