@@ -491,7 +491,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     # Drawn secretly whether or not kernels are recorded: a submission that cannot count to the
     # last timed call (the one checked in full) cannot be honest on it alone.
     trials = _timed_call_count(profile)
-    with _defence(result, "timed inputs"):
+    with _defence(result, "timed inputs (setup)"):
         sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
                                      req.input_seed + TIMING_SEED_OFFSET,
                                      replayable=profile["replayable"],
