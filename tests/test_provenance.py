@@ -138,10 +138,12 @@ def test_the_honest_cuda_kernel_is_its_own():
 
 class RecordedNames:
     """Stands in for CUPTI's recording (which needs a GPU; tests/test_gpu.py runs the real one):
-    the names a recorded forward launched."""
+    the names the recorded forwards launched, one list per forward (`names`: a single one)."""
 
-    def __init__(self, names):
-        self.seen, self.start_s, self.overhead_s = list(names), 0.9, 0.01
+    def __init__(self, names=None, windows=None, working=True):
+        self.windows = [list(names)] if windows is None else windows
+        self.seen = list(dict.fromkeys(k for w in self.windows for k in w))
+        self.start_s, self.overhead_s, self.working = 0.9, 0.01, working
 
 
 def test_foreign_kernels_fail_the_step_and_the_feedback_names_them():
@@ -297,3 +299,29 @@ def test_inline_assembly_is_a_reviewable_literal_without_clocks(asm, verdict):
     assert "inline_asm" in source
     result = static_verdict(source, "triton")
     assert (result == "ok") if verdict == "ok" else (verdict in result), result
+
+
+def verdict(windows, working=True):
+    from server.evaluation.pipeline import _KernelCheck
+    from server.evaluation.protocol import EvalResult
+    from server.evaluation.stages import StageFailure
+    result = EvalResult(stage="timing")
+    try:
+        _KernelCheck(RecordedNames(windows=windows, working=working), triton_own("relu.py")).verify("timing", result)
+    except StageFailure as failure:
+        return failure.error_class, failure.feedback
+    return "accepted", " ".join(result.notes)
+
+
+def test_every_recorded_forward_must_launch_a_kernel_of_the_submissions_own():
+    assert verdict([["relu_kernel"], [FILL, "relu_kernel"]])[0] == "accepted"
+    # one forward made its output with layout copies alone, or launched nothing at all
+    for windows in ([["relu_kernel"], ["Memcpy HtoD (Pageable -> Device)"]], [["relu_kernel"], []]):
+        error, feedback = verdict(windows)
+        assert error == "foreign_kernel" and "none of your own kernels" in feedback
+    assert verdict([["relu_kernel"], [VENDOR[0]]])[0] == "foreign_kernel"
+
+
+def test_a_host_where_cupti_records_nothing_says_so_instead_of_rejecting():
+    error, notes = verdict([[], []], working=False)
+    assert error == "accepted" and "CUPTI recorded nothing" in notes

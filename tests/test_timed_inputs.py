@@ -51,7 +51,7 @@ def test_every_call_gets_fresh_inputs_and_samples_pair_each_output_with_its_inpu
     run_calls(sampler, lambda x: seen.append(x.clone()) or x * 2, 30)
     assert all(not torch.equal(a, b) for a, b in zip(seen, seen[1:]))  # fresh every call
     samples = full_checks(sampler)
-    assert len(samples) == 1 and samples[0][0] == "last timed call (#30)"
+    assert len(samples) == 1 and samples[0][0] == "the last call (timed call #30)"
     for _, used, out in samples:
         assert torch.equal(out, used[0] * 2)
     assert torch.equal(samples[0][1][0], seen[-1])
@@ -197,6 +197,9 @@ def rows_inputs():
     (torch.add, [torch.rand(64, 8), torch.rand(64, 8)], [0, 1]),  # both sliced
     (lambda x: x - x.mean(dim=0), [torch.rand(64, 8)], None),  # a statistic over the batch
     (lambda x: x / torch.linalg.vector_norm(x), [torch.rand(64, 8)], None),  # a global norm
+    # outputs far below atol (a full-size Frobenius norm's are ~4e-5): still told apart
+    (lambda x: x / torch.linalg.vector_norm(x) * 1e-4, [torch.rand(64, 8)], None),
+    (lambda x: torch.softmax(x, dim=1) * 1e-6, [torch.rand(64, 8)], [0]),
     (lambda x: x.sum(dim=0), [torch.rand(64, 8)], None),  # no rows in the output
     (lambda x: x.max(), [torch.rand(64, 8)], None),
     (lambda x, k: x * k, [torch.rand(64, 8), 3], [0]),  # non-tensor arguments pass through
@@ -259,3 +262,42 @@ def test_outputs_without_the_inputs_rows_are_fingerprinted_anywhere():
     assert sampler.rows is None
     for label, used, fingerprint, positions, shapes in position_checks(sampler):
         assert used[0].shape == (64, 16) and shapes == [torch.Size([16])]
+
+
+SEPARABLE_BUNDLED = {  # the profile's verdict on the bundled level-1 tasks
+    "19_ReLU": [0], "23_Softmax": [0], "1_Square_matrix_multiplication_": [0],
+    "4_Matrix_vector_multiplication_": [0], "40_LayerNorm": [0], "36_RMSNorm_": [0],
+    "47_Sum_reduction_over_a_dimension": [0], "51_Argmax_over_a_dimension": [0],
+    "37_FrobeniusNorm_": None,  # one norm over the whole tensor
+    "33_BatchNorm": None,  # training mode: statistics over the batch
+}
+
+
+@pytest.mark.parametrize("name, expected", sorted(SEPARABLE_BUNDLED.items()))
+def test_the_bundled_tasks_are_told_separable_or_not(name, expected, tmp_path):
+    from server.evaluation.loading import load_reference
+    from server.evaluation.timed_inputs import separable_rows
+    from tests.conftest import BUNDLED
+    task = load_reference((BUNDLED / "level1" / f"{name}.py").read_text(), str(tmp_path))
+    model = task.Model(*task.get_init_inputs())
+    inputs = generate(task.get_inputs, CPU, 3)
+    with torch.no_grad():
+        assert separable_rows(model, inputs, atol=1e-2, rtol=1e-2) == expected
+
+
+def test_calls_observed_as_always_checked_join_the_drawn_ones():
+    """Kernel provenance's recorded calls come after the timed ones: each is re-checked (the last
+    in full and at its positions, the others at theirs), besides CHECKED_CALLS drawn among the
+    timed calls."""
+    for _ in range(20):
+        sampler = TimedOutputSampler(seeded_inputs, [], CPU, seed=2)
+        run_calls(sampler, lambda x: x * 2, 10)
+        for k in (1, 2):
+            sampler.refresh()
+            sampler.observe(sampler.inputs[0] * 2, label=f"recorded call #{k}", always=True)
+        labels = [c.label for c in sampler.checks()]
+        assert labels[:3] == ["the last call (recorded call #2)",
+                              "recorded call #2 (sampled positions)",
+                              "recorded call #1 (sampled positions)"]
+        assert len(labels) == 3 + CHECKED_CALLS
+        assert all(label.startswith("timed call #") for label in labels[3:])

@@ -118,6 +118,13 @@ def foreign_kernels(seen: list[str], own: OwnKernels) -> list[str]:
     return [k for k in seen if not own.accepts(k)]
 
 
+def launched_own(window: list[str], own: OwnKernels) -> bool:
+    """Whether one recorded forward launched a kernel of the submission's own (not only layout
+    copies): an output made without one was computed where no recorder looks (on the host,
+    copied in), since every honest forward launches its kernels."""
+    return any(own.accepts(k) and not is_layout_kernel(k) for k in window)
+
+
 def describe_foreign(foreign: list[str]) -> str:
     """What ran, by kind. torch's kernels are named (no submission can claim them); other names
     are not echoed, since a name shown is a name a submission could copy for its own kernel."""
@@ -145,6 +152,8 @@ class KernelRecorder:
 
     def __init__(self):
         self.seen: list[str] = []
+        self.windows: list[list[str]] = []  # the kernels of each recording
+        self.working = False  # CUPTI recorded the start-up's own kernel
         self.started = False
         self.start_s = 0.0  # CUPTI's start-up in this process
         self.overhead_s = 0.0  # starting and stopping the recordings themselves
@@ -157,9 +166,10 @@ class KernelRecorder:
             return
         t0 = time.perf_counter()
         x = torch.ones(8, device="cuda")
-        with self._profiler():
+        with self._profiler() as prof:
             x.add_(1)
             torch.cuda.synchronize()
+        self.working = bool(_device_kernel_names(prof))
         self.started = True
         self.start_s = time.perf_counter() - t0
 
@@ -182,7 +192,9 @@ class KernelRecorder:
         finally:
             t2 = time.perf_counter()
             prof.__exit__(None, None, None)
-            for name in _device_kernel_names(prof):
+            names = _device_kernel_names(prof)
+            self.windows.append(names)
+            for name in names:
                 if name not in self.seen:
                     self.seen.append(name)
             self.overhead_s += (t1 - t0) + (time.perf_counter() - t2)
