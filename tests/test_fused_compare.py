@@ -71,6 +71,15 @@ def test_the_same_pass_gives_the_references_peak_and_the_outputs_least_value(dev
     assert c.excess == float("inf")
 
 
+def test_the_same_pass_gives_the_outputs_sum_of_squares(device):
+    torch.manual_seed(7)
+    o = torch.randn(3 * fused_compare.BLOCK + 11, device=device)
+    o[5] = float("nan")  # no say in it
+    c = fused_compare.compare(o, o.clone(), 0.01)
+    finite = o[~o.isnan()]
+    assert c.out_square_sum == pytest.approx(float(finite.double().square().sum()), rel=1e-6)
+
+
 def test_identical_outputs_pass_with_zero_tolerance(device):
     r = torch.rand(5000, device=device)
     diff, excess = fused_compare.max_diff_and_excess(r.clone(), r, 0.0)
@@ -127,3 +136,17 @@ def test_full_size_normalised_checks_use_the_passs_peak_and_least_value():
     with pytest.raises(correctness.StageFailure) as failure:
         correctness.check_output(zeros, r, atol=1e-2, rtol=1e-2, task_id="level1/23_Softmax")
     assert failure.value.error_class == "output_mismatch"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_full_size_frobenius_norm_check_uses_the_passs_sum_of_squares():
+    """Frobenius: the output's global norm out of the comparison's pass; an output scaled by
+    1.01 is within the element tolerance of a loose atol and still fails the norm."""
+    n = correctness.WIDE_MAX_ELEMENTS + 5
+    x = torch.rand(n, device="cuda")
+    r = x / torch.linalg.vector_norm(x)
+    correctness.check_output(r.clone(), r, atol=1e-2, rtol=1e-2, task_id="level1/37_FrobeniusNorm_")
+    with pytest.raises(correctness.StageFailure) as failure:
+        correctness.check_output(r * 1.01, r, atol=1e-2, rtol=2e-2, task_id="level1/37_FrobeniusNorm_")
+    assert failure.value.error_class == "normalization"

@@ -85,9 +85,9 @@ def check_output(out, ref, *, atol: float, rtol: float, task_id: str | None = No
         _fail("shape_mismatch", f"{label}: forward returned {len(outs)} tensors, expected {len(refs)}")
     worst = 0.0
     for o, r in zip(outs, refs):
-        error, least = _check_tensor(o, r, atol, rtol, task_id, label)
+        error, fused = _check_tensor(o, r, atol, rtol, task_id, label)
         worst = max(worst, error)
-        _check_normalization(o, task_id, label, least)
+        _check_normalization(o, task_id, label, fused)
     return worst
 
 
@@ -95,8 +95,9 @@ WIDE_MAX_ELEMENTS = 1 << 24  # below this, compare in float64; above, in the out
 
 
 def _check_tensor(o: torch.Tensor, r: torch.Tensor, atol: float, rtol: float,
-                  task_id: str | None, label: str) -> tuple[float, float | None]:
-    """(max absolute error, the output's least value when the comparison pass had it)."""
+                  task_id: str | None, label: str) -> tuple[float, "fused_compare.Comparison | None"]:
+    """(max absolute error, the one-pass comparison when it decided: it holds the output's
+    least value and sum of squares for the normalisation checks)."""
     if o.shape != r.shape:
         _fail("shape_mismatch", f"{label}: output shape {tuple(o.shape)}, expected {tuple(r.shape)}")
     if o.dtype != r.dtype:
@@ -115,7 +116,7 @@ def _check_tensor(o: torch.Tensor, r: torch.Tensor, atol: float, rtol: float,
     fused = fused_compare.compare(o, r, rtol) if not wide and fused_compare.applies(o, r) else None
     atol, rtol = tolerances(task_id, r, atol, rtol, fused.ref_peak if fused else None)
     if fused is not None and fused.excess <= atol:  # one pass; a failure gets the exact rule below
-        return fused.diff, fused.out_min
+        return fused.diff, fused
     if wide:
         a, b = o.double(), r.double()
     elif o.dtype in (torch.float16, torch.bfloat16):  # as precise as the fused check that failed
@@ -159,21 +160,22 @@ def _first_index(mask: torch.Tensor, shape) -> tuple:
 
 
 def _check_normalization(o: torch.Tensor, task_id: str | None, label: str,
-                         least: float | None = None) -> None:
-    """One or two passes over the output, no buffer of its size (it matched the reference
+                         fused: "fused_compare.Comparison | None" = None) -> None:
+    """At most two passes over the output, no buffer of its size (it matched the reference
     already; this holds the shape of the answer, e.g. zeros under a loose absolute tolerance).
-    `least`: the output's least value, when the comparison pass had it."""
+    `fused`: the comparison pass, when it decided (its least value and sum of squares serve)."""
     if o.numel() == 0 or not o.is_floating_point():
         return
     if task_id in SOFTMAX_TASKS:
-        if (bool(o.amin() < 0) if least is None else least < 0):
+        if (bool(o.amin() < 0) if fused is None else fused.out_min < 0):
             _fail("normalization", f"{label}: softmax output has negative entries")
         sums = o.sum(dim=-1, dtype=_accumulation_dtype(o))
         off = (sums.double() - 1.0).abs().max().item()
         if off > NORMALIZATION_TOL:
             _fail("normalization", f"{label}: softmax rows must sum to one; worst row is off by {off:.3g}")
     elif task_id in FROBENIUS_TASKS:
-        norm = torch.linalg.vector_norm(o, dtype=_accumulation_dtype(o)).item()
+        norm = (torch.linalg.vector_norm(o, dtype=_accumulation_dtype(o)).item() if fused is None
+                else fused.out_square_sum ** 0.5)
         if abs(norm - 1.0) > NORMALIZATION_TOL:
             _fail("normalization", f"{label}: output must have global L2 norm one, got {norm:.6g}")
 

@@ -2,9 +2,9 @@
 
 `|o - r| - rtol * |r| <= atol everywhere` done with torch takes about twelve passes over a
 6 GiB output (subtract, abs, abs, subtract, two maxima, each allocating); this Triton kernel reads
-both tensors once and writes per block the partial maxima and minimum the checks need: the
-differences, the reference's peak (the normalised tasks' tolerance) and the output's least value
-(softmax's sign check), which were passes of their own. NaN in a difference counts as +inf, so it
+both tensors once and writes per block the partials the checks need: the differences' maxima,
+the reference's peak (the normalised tasks' tolerance), the output's least value (softmax's sign
+check) and its sum of squares (Frobenius's norm check), which were passes of their own. NaN in a difference counts as +inf, so it
 fails the check, as with torch; the exact rule (equal infinities match) stays in torch, for the
 rare output that fails this check.
 """
@@ -27,6 +27,7 @@ class Comparison:
     excess: float  # max (|o - r| - rtol * |r|), NaN read as +inf
     ref_peak: float  # max |r| over its non-NaN elements
     out_min: float  # min o over its non-NaN elements
+    out_square_sum: float  # sum of o^2 over its non-NaN elements (float32 per block, then float64)
 
 
 @triton.jit
@@ -43,10 +44,12 @@ def _partials(o_ptr, r_ptr, out_ptr, blocks, n, rtol, BLOCK: tl.constexpr):
     diff = tl.where(diff == diff, diff, float("inf"))
     peak = tl.where(r == r, tl.abs(r), 0.0)  # masked lanes read 0: no say either
     least = tl.where(mask & (o == o), o, float("inf"))
+    square = tl.where(mask & (o == o), o * o, 0.0)
     tl.store(out_ptr + pid, tl.max(diff, axis=0))
     tl.store(out_ptr + blocks + pid, tl.max(excess, axis=0))
     tl.store(out_ptr + 2 * blocks + pid, tl.max(peak, axis=0))
     tl.store(out_ptr + 3 * blocks + pid, tl.min(least, axis=0))
+    tl.store(out_ptr + 4 * blocks + pid, tl.sum(square, axis=0))
 
 
 def applies(o: torch.Tensor, r: torch.Tensor) -> bool:
@@ -60,9 +63,10 @@ def compare(o: torch.Tensor, r: torch.Tensor, rtol: float) -> Comparison:
     o, r = o.contiguous(), r.contiguous()
     n = o.numel()
     blocks = triton.cdiv(n, BLOCK)
-    partial = torch.empty((4, blocks), dtype=torch.float32, device=o.device)
+    partial = torch.empty((5, blocks), dtype=torch.float32, device=o.device)
     _partials[(blocks,)](o, r, partial, blocks, n, float(rtol), BLOCK=BLOCK)
-    return Comparison(*torch.cat([partial[:3].amax(dim=1), partial[3].amin().reshape(1)]).tolist())
+    return Comparison(*torch.cat([partial[:3].amax(dim=1).double(), partial[3].amin().reshape(1).double(),
+                                  partial[4].double().sum().reshape(1)]).tolist())
 
 
 def max_diff_and_excess(o: torch.Tensor, r: torch.Tensor, rtol: float) -> tuple[float, float]:
