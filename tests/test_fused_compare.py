@@ -80,6 +80,28 @@ def test_the_same_pass_gives_the_outputs_sum_of_squares(device):
     assert c.out_square_sum == pytest.approx(float(finite.double().square().sum()), rel=1e-6)
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.int64, torch.bool, torch.uint8])
+def test_bitwise_identity_in_one_pass(device, dtype):
+    n = 3 * fused_compare.BLOCK + 7  # odd byte counts too (uint8, bool)
+    a = (torch.rand(n, device=device) * 100).to(dtype)
+    assert fused_compare.identical(a, a.clone(), one_pass=True)
+    for at in (0, n // 2, n - 1):  # one bit of one element
+        b = a.clone()
+        b.view(torch.uint8)[at * a.element_size()] ^= 1
+        assert not fused_compare.identical(a, b, one_pass=True)
+        assert not fused_compare.identical(a, b)
+    assert not fused_compare.identical(a, a[:-1]) and not fused_compare.identical(a, a.to(torch.int32))
+
+
+def test_bitwise_identity_sees_a_written_negative_zero_and_keeps_nan(device):
+    a = torch.zeros(2 * fused_compare.BLOCK, device=device)
+    a[7] = float("nan")
+    assert fused_compare.identical(a, a.clone(), one_pass=True)  # torch.equal: NaN != NaN
+    b = a.clone()
+    b[100] = -0.0
+    assert not fused_compare.identical(a, b, one_pass=True) and not fused_compare.identical(a, b)
+
+
 def test_identical_outputs_pass_with_zero_tolerance(device):
     r = torch.rand(5000, device=device)
     diff, excess = fused_compare.max_diff_and_excess(r.clone(), r, 0.0)

@@ -52,6 +52,46 @@ def _partials(o_ptr, r_ptr, out_ptr, blocks, n, rtol, BLOCK: tl.constexpr):
     tl.store(out_ptr + 4 * blocks + pid, tl.sum(square, axis=0))
 
 
+@triton.jit
+def _differs(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    a = tl.load(a_ptr + offsets, mask=mask, other=0)
+    b = tl.load(b_ptr + offsets, mask=mask, other=0)
+    tl.store(out_ptr + tl.program_id(0), tl.max((a != b).to(tl.int32), axis=0))
+
+
+def identical(a: torch.Tensor, b: torch.Tensor, one_pass: bool | None = None) -> bool:
+    """Bit for bit equal (a written -0.0 or NaN payload shows too), in one pass over both on a
+    GPU (`one_pass` None: there, for tensors of at least a block); torch.equal first writes a
+    boolean tensor of their size and reads it again, ~25 % more traffic and a 1.6 GiB buffer at
+    full size."""
+    if a.shape != b.shape or a.dtype != b.dtype or a.device != b.device:
+        return False
+    x, y = _words(a), _words(b)
+    if one_pass is None:
+        one_pass = x.is_cuda and x.numel() >= BLOCK
+    if not one_pass:
+        return torch.equal(x, y)
+    blocks = triton.cdiv(x.numel(), BLOCK)
+    flags = torch.empty(blocks, dtype=torch.int32, device=x.device)
+    _differs[(blocks,)](x, y, flags, x.numel(), BLOCK=BLOCK)
+    return not bool(flags.max())
+
+
+def _words(t: torch.Tensor) -> torch.Tensor:
+    """t's bytes as a flat integer tensor (the widest word that divides them evenly)."""
+    flat = t.detach().contiguous().reshape(-1)
+    if flat.is_complex():
+        flat = torch.view_as_real(flat).reshape(-1)
+    raw = flat.view(torch.uint8)
+    for word in (torch.int64, torch.int32, torch.int16):
+        size = torch.empty((), dtype=word).element_size()
+        if raw.numel() % size == 0 and raw.storage_offset() % size == 0:
+            return raw.view(word)
+    return raw
+
+
 def applies(o: torch.Tensor, r: torch.Tensor) -> bool:
     return (o.is_cuda and r.is_cuda and o.device == r.device and o.dtype == r.dtype
             and o.dtype in DTYPES and o.shape == r.shape
