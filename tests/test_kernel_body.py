@@ -76,3 +76,40 @@ def test_kernel_bodies_reaching_python_objects_are_refused(module, body, params,
         check(body, module, params)
     assert err.value.error_class == "format_violation"
     assert names in err.value.feedback and "kernel" in err.value.feedback
+
+
+@pytest.mark.parametrize("body", [
+    "x = x * tl.math.exp(x)", "x = libdevice.exp(x)", "x = tl.extra.cuda.libdevice.fast_expf(x)",
+    "x = tl.where(x > 0, x, tl.zeros_like(x)) * math.pi", "acc = tl.zeros((BLOCK,), dtype=tl.float32)",
+])
+def test_triton_languages_own_operations_types_and_constants_pass(body):
+    check(body=body)
+
+
+@pytest.mark.parametrize("body", [
+    "call = tl.core.typing.operator.call",  # the stdlib, reached through triton.language's modules
+    "spec = tl.extra.module_from_spec",
+    "x = x + triton.cdiv(n, 2)",  # triton's host helpers are not kernel operations
+])
+def test_reads_that_leave_triton_language_are_refused(body):
+    with pytest.raises(StageFailure) as failure:
+        check(body=body)
+    assert failure.value.error_class == "format_violation"
+
+
+@pytest.mark.parametrize("module", [
+    "if False:\n    import triton.language as getattr",
+    "if False:\n    from triton import language as vars",
+    "def unused():\n    import math as globals",
+])
+def test_no_import_may_take_a_builtins_name_even_in_dead_code(module):
+    with pytest.raises(StageFailure) as failure:
+        check(module=module)
+    assert "name of a Python builtin" in failure.value.feedback
+
+
+@pytest.mark.parametrize("module", ["interpreter_semantic = 0", "if False:\n    interpreter_builder = 1"])
+def test_the_interpreters_own_names_are_refused(module):
+    with pytest.raises(StageFailure) as failure:
+        check(module=module)
+    assert "Triton's interpreter binds" in failure.value.feedback

@@ -23,11 +23,13 @@ Torch modes are thread-local: the guard checks only the thread that entered it.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import functools
 import linecache
 import os
 import sys
+import textwrap
 import threading
 
 import torch
@@ -351,6 +353,36 @@ def install_interpreter_hooks() -> None:
         paused_cvt._kernel_env_hook = True
         interpreter._implicit_cvt = paused_cvt
     _wrap_once(Autotuner, "run", _first_config_when_interpreted)
+    _wrap_once(interpreter.FunctionRewriter, "_find_def", _def_line_of_the_function)
+    _wrap_once(interpreter.FunctionRewriter, "_compile_and_exec", _exec_apart)
+
+
+def _def_line_of_the_function(original):
+    """The interpreter compiles a kernel from the *last* source line that starts with `def `, a
+    line inside a string included: the body it ran was not the one the static check read. The
+    line of the function's own `def` instead (the parsed source's first statement)."""
+    def find(self, lines):
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+        first = tree.body[0] if tree.body else None
+        if not isinstance(first, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            raise RuntimeError("the kernel's source does not start with its definition")
+        return first.lineno
+    return find
+
+
+def _exec_apart(original):
+    """The interpreter copies its own module's globals (numpy, inspect, ...) into the kernel's
+    module wherever a name is missing there, where the submission's code (a name bound only in
+    dead code) could use them. The rewritten kernel gets a namespace of its own instead: the
+    module's names plus the one name the rewrite adds."""
+    def run(self, transformed_ast):
+        from triton.runtime import interpreter
+        code = compile(transformed_ast, filename=self.filename, mode="exec")
+        namespace = dict(self.fn.__globals__, interpreter_semantic=interpreter.interpreter_semantic)
+        local = {**self.kwargs}
+        exec(code, namespace, local)  # noqa: S102 - the kernel's own source, as the interpreter runs it
+        return local[self.fn.__name__]
+    return run
 
 
 def _wrap_once(cls, name: str, make) -> None:

@@ -10,6 +10,8 @@ only what the compiler would accept too."""
 from __future__ import annotations
 
 import ast
+import importlib
+import types
 
 from .source_names import dotted, root
 from .stages import STATIC_CHECK, StageFailure
@@ -131,7 +133,17 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
         n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     # Only the body: decorator arguments (autotune configs, heuristics) run on the host at
     # import or launch time, like any other module-level code, and are checked as such.
-    for node in (node for stmt in fn.body for node in ast.walk(stmt)):
+    body = [node for stmt in fn.body for node in ast.walk(stmt)]
+    inner = {id(n.value) for n in body if isinstance(n, ast.Attribute)}
+    for node in body:
+        if (isinstance(node, ast.Attribute) and id(node) not in inner and root(node) not in local
+                and root(node) in aliases):
+            name = dotted(node, aliases) or ""
+            if not _within_triton_language(name):
+                _fail(f"line {node.lineno}: the kernel `{fn.name}` reads `{name}`, which leads out "
+                      "of triton.language; a kernel may use triton.language's own operations, "
+                      "types and constants (and math's)")
+    for node in body:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             base, name = root(node.func), dotted(node.func, aliases) or ""
             if base is not None and base not in local and not name.startswith("triton.language"):
@@ -153,3 +165,41 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
                   "triton.language, a @triton.jit function or a module-level constant; a kernel "
                   "body may use only those, its own parameters and locals, and "
                   f"{', '.join(sorted(KERNEL_BUILTINS))}")
+
+
+# Where what a kernel reads may be defined: Triton's interpreter (the cpu evaluator) replaces
+# triton.language's operations with its own functions, defined in its module.
+_KERNEL_OWNERS = ("math", "triton.language", "triton.runtime.interpreter")
+
+
+def _within_triton_language(name: str) -> bool:
+    """Whether every link of the dotted name after its module is defined in triton.language (or
+    math): `tl.core.typing.operator.call` or `tl.extra.module_from_spec` are stdlib callables
+    reachable through triton.language's modules, and a local holding one would be called freely."""
+    parts = name.split(".")
+    try:
+        # the longest prefix that is a module (`triton.language.extra.libdevice` is an attribute
+        # of its package only once imported); only triton.language's own modules are imported
+        start = next(i for i in range(len(parts), 0, -1) if _importable(".".join(parts[:i])))
+        obj = importlib.import_module(".".join(parts[:start]))
+        for part in parts[start:]:
+            obj = getattr(obj, part)
+            owner = (obj.__name__ if isinstance(obj, types.ModuleType)
+                     else None if isinstance(obj, (int, float, bool, str, type(None)))
+                     else getattr(obj, "__module__", None) or type(obj).__module__)
+            if owner is not None and not (owner in _KERNEL_OWNERS or owner.startswith("triton.language.")):
+                return False
+    except Exception:  # noqa: BLE001 - a name that does not resolve is not triton.language's
+        return False
+    return True
+
+
+def _importable(module: str) -> bool:
+    if not (module in ("math", "triton") or module == "triton.language"
+            or module.startswith("triton.language.")):
+        return False
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True

@@ -302,6 +302,7 @@ def _check_source(source: str, language: str) -> StaticReport:
     _check_nesting(tree)
     aliases = import_aliases(tree)
     _check_module_values(tree, aliases)
+    _check_reserved_names(tree, aliases)
     _check_names(tree, aliases, language)
     _check_magic_methods(tree)
     _check_model_new(tree, aliases)
@@ -440,6 +441,42 @@ def _check_module_values(tree: ast.Module, aliases: dict[str, str]) -> None:
                                         and _is_module(aliases[node.id])):
                 _fail(f"{where(node)}: the module `{name}` is used as a value; use modules only "
                       "through their attributes (and bind them with import)")
+
+
+# Names Triton's interpreter binds for the kernels it rewrites (its semantic layer works on the
+# numpy arrays behind a kernel's values): a submission binding them itself could reach them.
+INTERPRETER_NAMES = frozenset({"interpreter_semantic", "interpreter_builder"})
+
+
+def _check_reserved_names(tree: ast.Module, aliases: dict[str, str]) -> None:
+    """No import (anywhere, dead code included) or alias may take a builtin's name: the rules
+    keyed on a builtin skip a name that resolves to an import, so `import triton.language as
+    getattr` in an `if False:` block left the real getattr unchecked. Nor may any name be one the
+    interpreter binds."""
+    for name in sorted(set(aliases) & set(dir(builtins))):
+        _fail(f"{where(_binding_of(tree, name))}: `{name}` is the name of a Python builtin; bind "
+              "modules and their objects under names of their own")
+    for node in ast.walk(tree):
+        name = (node.id if isinstance(node, ast.Name) else node.arg if isinstance(node, ast.arg)
+                else getattr(node, "name", None) if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+                else None)
+        if isinstance(node, ast.alias):
+            name = node.asname or node.name.split(".")[0]
+        if name in INTERPRETER_NAMES:
+            _fail(f"{where(node)}: `{name}` is a name Triton's interpreter binds for itself; "
+                  "choose another")
+
+
+def _binding_of(tree: ast.Module, name: str) -> ast.AST:
+    """The first import or assignment that binds `name` (for the message's line)."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                (a.asname or a.name.split(".")[0]) == name for a in node.names):
+            return node
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            return node
+    return tree
 
 
 def _forbidden_reason(name: str, language: str) -> str | None:
