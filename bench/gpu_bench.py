@@ -12,7 +12,10 @@ guard's share of the reported runtime, and the anti-gaming checks' share of the 
 determinism re-run, integrity checks, fresh timed inputs and timed-output re-checks, provenance
 when on, their forwards included; not the correctness protocol's own input copies and checks),
 and the host time to issue one timed call (iss ms: above the timer's 0.1 ms lead the GPU waited
-for the host, and that wait is in the candidate's time).
+for the host, and that wait is in the candidate's time). That table runs with kernel provenance
+off; a second one runs the steps as the server does by default (provenance on every submission),
+3 warm and 3 with a fresh source each (compiled afresh, as every step of an RL loop is), with
+the checks' share of each.
 """
 
 from __future__ import annotations
