@@ -80,3 +80,25 @@ def test_cuda_submissions_on_the_cpu_evaluator_say_they_need_a_gpu(evaluator, pa
         assert result.error_class == "format_violation", result.feedback
         return
     assert result.error_class == "needs_gpu" and "gpu evaluator" in result.feedback
+
+
+def test_row_separable_checks_through_the_pipeline(evaluator):
+    """At a batch of 1024 ReLU is row-separable (the profile finds it): the sampled re-checks
+    run the reference on each call's own 32 rows. An honest kernel is scored; one that zeroes
+    every timed output but the last on the cpu evaluator, or leaves half the rows unwritten on
+    those calls, is caught there."""
+    task = "level1/19_ReLU"
+    reference = (BUNDLED / f"{task}.py").read_text().replace("batch_size = 16", "batch_size = 1024")
+    reference = reference.replace("dim = 4096", "dim = 8")
+    assert "batch_size = 1024" in reference and "dim = 8" in reference
+    honest = (KERNELS / "legit" / "relu.py").read_text()
+    result = evaluator.evaluate(honest, reference, task_id=task, language="triton")
+    assert result.stage == "scored" and result.correct, result.feedback
+    zeros = (KERNELS / "adversarial" / "dishonest_on_most_timed_calls.py").read_text()
+    half = zeros.replace("return out.zero_()", "out[x.shape[0] // 2:].zero_()\n            "
+                         "relu_kernel[(triton.cdiv(n // 2, 1024),)](x, out, n // 2, BLOCK=1024)\n"
+                         "            return out").replace("        if self.calls > 8", "        n = x.numel()\n        if self.calls > 8")
+    for source in (zeros, half):
+        result = evaluator.evaluate(source, reference, task_id=task, language="triton")
+        assert result.error_class == "output_mismatch" and "sampled positions" in result.feedback, (
+            result.stage, result.feedback)

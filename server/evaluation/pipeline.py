@@ -165,8 +165,8 @@ def prewarm(device: torch.device) -> None:
     torch.aminmax(x)
     x.sum(dim=-1)
     torch.linalg.vector_norm(x)
-    sampler = TimedOutputSampler(lambda: [torch.rand(64, 64)], [], device, 0, replayable=True,
-                                 perturbing=True, row_inputs=[0])
+    sampler = TimedOutputSampler(lambda: [torch.rand(512, 8)], [], device, 0, replayable=True,
+                                 perturbing=True, row_inputs=[0])  # 16 rows a call
     for _ in range(3):
         sampler.refresh()
         sampler.observe(sampler.inputs[0] * 2)
@@ -494,8 +494,8 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     or perturbed where the profile chose that (memoising by pointer or content returns stale
     results); every output is fingerprinted, and afterwards the last call is checked in full and
     calls drawn at random, unknowable to the candidate, at their fingerprints.
-    With kernel provenance on, the kernels of further calls are recorded once timing is done,
-    before the re-checks (which then take in those calls too)."""
+    With kernel provenance on, the kernels of further calls are recorded once that is done, and
+    their outputs checked at their positions."""
     inputs = []  # the sampler fills it before every call, the first included
     # Drawn secretly whether or not kernels are recorded: a submission that cannot count to the
     # last timed call (the one checked in full) cannot be honest on it alone.
@@ -528,42 +528,49 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     if guard.violation is not None:
         raise StageFailure(TIMING, "forbidden_op", str(guard.violation))
     hooks_spent = result.defence_seconds - hooks_before  # inside the timed loop's wall time
-    if req.measure_guard_overhead and timing.meaningful:  # before CUPTI starts (it slows launches)
-        bare = time_forward(lambda: new_model(*inputs), device)
-        result.guard_overhead = (timing.median_ms - bare.median_ms) / bare.median_ms
-    if kernels is not None:
-        with _defence(result, "provenance"):
-            _record_kernels(new_model, inputs, sampler, guard, device, snap, result, kernels)
     with _defence(result, "integrity"):
         _check_integrity(snap, TIMING)
-    try:
-        with _defence(result, "timed-output re-checks"):
-            key = expected = check = None  # one reference output per input set, one at a time
-            for check in sampler.checks():
-                if check.key != key:
-                    expected = None
-                    key, expected = check.key, reference_side.output(check.inputs)
-                if check.positions is None:
-                    check_output(check.output, expected, atol=req.atol, rtol=req.rtol,
-                                 task_id=req.task_id, label=check.label)
-                else:
-                    _check_fingerprint(req, check.label, check.output, check.positions,
-                                       check.shapes, expected)
-            del check, expected
-    except StageFailure as f:
-        raise StageFailure(TIMING, f.error_class, f.feedback + "; outputs of timed calls must be "
-                           "computed by those calls") from None
+    with _defence(result, "timed-output re-checks"):
+        _recheck(req, reference_side, sampler.checks())
     if timing.meaningful and timing.median_ms * timing.trials > timing.wall_s * 1e3 * 1.05:
         raise StageFailure(TIMING, "tampering", "device timings exceed the host clock's; "
                            "the timer was interfered with")
     # the timed loop's wall time holds the per-call hooks too: they are defences, not the candidate
     result.candidate_seconds += timing.candidate_s - hooks_spent
+    if req.measure_guard_overhead and timing.meaningful:  # before CUPTI starts (it slows launches)
+        bare = time_forward(lambda: new_model(*inputs), device)
+        result.guard_overhead = (timing.median_ms - bare.median_ms) / bare.median_ms
     result.runtime_ms = timing.median_ms
     result.runtime_spread = timing.spread
     result.timing_meaningful = timing.meaningful
     result.issue_ms = round(timing.issue_ms, 4) if timing.meaningful else None
     result.ref_runtime_ms = profile["ref_runtime_ms"]
     result.speedup = profile["ref_runtime_ms"] / timing.median_ms if timing.median_ms > 0 else None
+    if kernels is not None:
+        with _defence(result, "provenance"):
+            _record_kernels(new_model, inputs, sampler, guard, device, snap, result, kernels)
+            _recheck(req, reference_side, sampler.always_checks())
+
+
+def _recheck(req, reference_side, checks) -> None:
+    """The sampler's re-checks against the reference: one reference output per input set, made
+    only now that the candidate's calls are over."""
+    try:
+        key = expected = check = None
+        for check in checks:
+            if check.key != key:
+                expected = None
+                key, expected = check.key, reference_side.output(check.inputs)
+            if check.positions is None:
+                check_output(check.output, expected, atol=req.atol, rtol=req.rtol,
+                             task_id=req.task_id, label=check.label)
+            else:
+                _check_fingerprint(req, check.label, check.output, check.positions,
+                                   check.shapes, expected)
+        del check, expected
+    except StageFailure as f:
+        raise StageFailure(TIMING, f.error_class, f.feedback + "; outputs of timed calls must be "
+                           "computed by those calls") from None
 
 
 def _check_fingerprint(req, label: str, fingerprint, positions, shapes, expected) -> None:
@@ -595,11 +602,10 @@ def _timed_call_count(profile: dict) -> int:
 
 def _record_kernels(model, inputs, sampler, guard, device, snap, result,
                     kernels: _KernelCheck) -> None:
-    """Kernel provenance, after everything is timed (CUPTI slows every launch once started):
-    further guarded forwards on fresh timing inputs, each recorded; anything launched that is
-    neither the submission's own kernel nor a layout copy fails the step. Their outputs join the
-    timed calls' re-checks, every one of them (the last in full): no reference output exists
-    before the candidate's last call, and none is computed for a call alone."""
+    """Kernel provenance, after everything is timed and checked (CUPTI slows every launch once
+    started): further guarded forwards on fresh timing inputs, each recorded and fingerprinted
+    (re-checked afterwards, every one, at its positions); anything launched that is neither the
+    submission's own kernel nor a layout copy fails the step."""
     for k in range(RECORDED_CALLS):
         sampler.refresh()
         label = f"recorded call #{k + 1}"

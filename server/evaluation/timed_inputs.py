@@ -12,8 +12,9 @@ positions); afterwards the last call is checked against the reference in full, a
 others, drawn uniformly from an unobservable source, at their positions, on inputs made again
 from their seeds or rounds (generation and perturbation are deterministic), so no call pays for a
 copy of its inputs or its output. On a task whose output rows depend only on the same rows of
-some inputs (the profile shows it: `separable_rows`), the fingerprints lie in a secret
-1/ROW_SHARE of the rows and the sampled calls' reference runs on those rows alone.
+some inputs (the profile shows it: `separable_rows`), each call's fingerprint lies in a secret
+1/ROW_SHARE of the rows, drawn for that call, and a sampled call's reference runs on those rows
+alone.
 """
 
 from __future__ import annotations
@@ -46,14 +47,17 @@ PERTURB_MIN_BYTES = 64 << 20
 FINGERPRINTED = 1 << 16
 CHECKED_CALLS = 5
 POISONED = 1 << 16  # elements of a returned output spoiled before the next call (perturbing)
-# Row-separable tasks (elementwise, row-wise softmax or norms, matmul by A's rows): the sampled
-# calls' reference computes 1/ROW_SHARE of the rows, secret ones drawn at the first call, and
-# their fingerprints lie there. A call that returns a stale or made-up output is wrong in those
-# rows as much as anywhere (the perturbed and spoiled positions are spread evenly), so the
-# checks see it as before, for 1/ROW_SHARE of the reference's work (5 full-size reference
-# forwards were most of the re-checks' cost: 30-63 ms a step at KernelBench's shapes). What is
-# wrong at a few elements only still meets the last call's check in full.
+# Row-separable tasks (elementwise, row-wise softmax or norms, matmul by A's rows): each call's
+# fingerprint lies in 1/ROW_SHARE of the rows, secret ones drawn for that call, and a sampled
+# check's reference computes only those rows. A stale or made-up output is as wrong there as
+# anywhere (the perturbed and spoiled positions are spread evenly), and rows drawn afresh for
+# every call meet a kernel that skips some rows as often as its skipping pays, for 1/ROW_SHARE
+# of the reference's work (5 full-size reference forwards were most of the re-checks' cost:
+# 30-63 ms a step at KernelBench's shapes). What is wrong at a few elements only still meets
+# the last timed call's check in full.
 ROW_SHARE = 32
+ROW_MIN = 16  # rows a call's fingerprint takes at least (batches of 512 and more): fewer, and a
+# kernel skipping some rows would meet the checks' rows too seldom
 
 
 @dataclasses.dataclass
@@ -69,6 +73,20 @@ class TimedCheck:
     shapes: list | None = None  # the shapes that reference output must have
 
 
+@dataclasses.dataclass
+class _Print:
+    """One call's fingerprint: its output's values at secret positions (None: not the first
+    call's shapes, which fails its check). On a row-separable task the positions lie in rows of
+    its own, drawn for this call."""
+    label: str
+    used: object  # the call's round, or the copy of its inputs
+    values: list | None
+    always: bool = False
+    positions: list | None = None  # per output, into its elements
+    rows: torch.Tensor | None = None
+    within: list | None = None  # per output, the positions into its rows' (stacked) elements
+
+
 class TimedOutputSampler:
     """Fresh inputs per timed call, every output fingerprinted, the re-checks drawn afterwards."""
 
@@ -76,9 +94,9 @@ class TimedOutputSampler:
                  replayable: bool | None = None, perturbing: bool = False,
                  spiked: str | None = None, row_inputs: list | None = None):
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
-        # Row-separable task (`separable_rows`): the inputs sliced by row for a sampled check;
-        # the secret rows, drawn at the first call when its outputs have the rows too.
-        self.row_inputs, self.rows, self.row_positions, self.row_shapes = row_inputs, None, None, None
+        # Row-separable task (`separable_rows`): which inputs a sampled check slices by row, and
+        # how many rows each call's fingerprint takes (decided at the first call).
+        self.row_inputs, self.row_count = row_inputs, None
         self.origin_seed, self.seed = seed, seed + 1
         # Spiked tasks (inputs.SPIKED_FAMILIES; `spiked` is the task id): every call's inputs
         # carry spikes, their heights measured once; perturbing, they move with every round
@@ -106,9 +124,11 @@ class TimedOutputSampler:
             self.key = secrets.randbits(62)
             self.saved = None if self.replayable else clone_inputs(self.inputs)
         self.rng = secrets.SystemRandom()
-        self.last = None
-        self.fingerprints = []  # (label, inputs used, values at the secret positions) per call
-        self.positions = None  # per output: indices of its fingerprinted elements
+        self.last = None  # (label, inputs used, output) of the last timed call
+        self.last_print = None
+        self.previous = None  # the last output observed: spoiled before the next call
+        self.fingerprints: list[_Print] = []
+        self.positions = None  # per output: indices of its fingerprinted elements (not by row)
         self.shapes = None
 
     def refresh(self) -> None:
@@ -117,8 +137,8 @@ class TimedOutputSampler:
         if self.perturbing:
             # The same input object every call: a kernel could keep its last output and rewrite
             # only what changed; that output gets spoiled at secret positions first.
-            if self.last is not None:
-                _spoil(self.last[2], self.inputs, self.gen)
+            if self.previous is not None:
+                _spoil(self.previous, self.inputs, self.gen)
             perturbation.restore(self.undo)
             self.undo = self._perturbed(self.inputs, self.round)
             return
@@ -130,74 +150,88 @@ class TimedOutputSampler:
     def observe(self, out, label: str | None = None, always: bool = False) -> None:
         """After each call (its output already checked to be plain tensors): fingerprint it before
         the previous output is released (releasing an object runs whatever the submission may
-        have attached to it). `always`: this call is among the re-checks whatever is drawn (a
-        recorded call: kernel provenance)."""
+        have attached to it). `always`: a call after the timed ones (kernel provenance's
+        recorded calls), re-checked by `always_checks`, every one of them."""
         self.calls += 1
         used = self.round if self.replayable or self.perturbing else self.current
         label = label or f"timed call #{self.calls}"
-        self.fingerprints.append((f"{label} (sampled positions)", used, self._fingerprint(out),
-                                  always))
-        self.last = (f"the last call ({label})", used, out)
+        fingerprint = self._fingerprint(out, f"{label} (sampled positions)", used, always)
+        self.fingerprints.append(fingerprint)
+        self.previous = out
+        if not always:
+            self.last, self.last_print = (f"the last timed call ({label})", used, out), fingerprint
 
-    def _fingerprint(self, out):
-        """The output's values at positions drawn (secretly) at the first call; None when the
-        output does not have the first call's shapes (its check fails)."""
+    def _fingerprint(self, out, label: str, used, always: bool) -> _Print:
+        """The output's values at secret positions: drawn once at the first call, or per call in
+        rows of its own on a row-separable task."""
         outs = output_items(out)
-        if outs is None:
-            return None
-        if self.positions is None:
+        if outs is not None and self.shapes is None:
             self.shapes = [o.shape for o in outs]
-            self.rows = self._secret_rows(outs)
-            if self.rows is None:
+            self.row_count = self._row_count(outs)
+            if self.row_count is None:
                 self.positions = [_positions(o, FINGERPRINTED, self.gen) for o in outs]
-            else:
-                drawn = [_row_positions(o, self.rows, FINGERPRINTED, self.gen) for o in outs]
-                self.positions = [full for full, _ in drawn]
-                self.row_positions = [within for _, within in drawn]
-                self.row_shapes = [(len(self.rows),) + tuple(o.shape[1:]) for o in outs]
-        if [o.shape for o in outs] != self.shapes:
-            return None
-        return [gather(o, idx) for o, idx in zip(outs, self.positions)]
+        if outs is None or [o.shape for o in outs] != self.shapes:
+            return _Print(label, used, None, always)
+        if self.row_count is None:
+            return _Print(label, used, [gather(o, idx) for o, idx in zip(outs, self.positions)],
+                          always, self.positions)
+        rows = secret_rows(self.shapes[0][0], self.row_count, self.gen, self.device)
+        drawn = [_row_positions(o, rows, FINGERPRINTED, self.gen) for o in outs]
+        return _Print(label, used, [gather(o, full) for o, (full, _) in zip(outs, drawn)], always,
+                      [full for full, _ in drawn], rows, [within for _, within in drawn])
 
     def checks(self):
         """The re-checks of the timed calls, one input set at a time (a set may be rewritten in
         place for the next: use it before asking for the next): first the argument list is shown
-        to still hold the last call's inputs (forward may not write them), then the last call is
-        checked in full and at its positions, every call observed with `always` at its
-        positions, and CHECKED_CALLS calls drawn at random among the others at their positions."""
+        to still hold the last call's inputs (forward may not write them), then the last timed
+        call is checked in full and at its positions, and CHECKED_CALLS calls drawn at random
+        among the others at their positions."""
         if self.last is None:
             return
         label, used, out = self.last
         inputs = self._inputs_of(used)
         check_inputs_unchanged(self.inputs, inputs, "timed calls")
         yield TimedCheck(label, _key(used), inputs, out)
-        last_label, _, fingerprint, _ = self.fingerprints[-1]
-        yield TimedCheck(last_label, _key(used), inputs, fingerprint, self.positions, self.shapes)
+        last = self.last_print
+        yield TimedCheck(last.label, _key(used), inputs, last.values, last.positions, self.shapes)
         del inputs, out
-        pool = [f for f in self.fingerprints[:-1] if not f[3]]
-        drawn = [pool.pop(self.rng.randrange(len(pool))) for _ in range(min(CHECKED_CALLS, len(pool)))]
-        for label, used, fingerprint, _ in [f for f in self.fingerprints[:-1] if f[3]] + drawn:
-            if self.rows is None:
-                yield TimedCheck(label, _key(used), self._inputs_of(used), fingerprint,
-                                 self.positions, self.shapes)
-            else:
-                yield TimedCheck(label, ("rows",) + _key(used), self._rows_of(self._inputs_of(used)),
-                                 fingerprint, self.row_positions, self.row_shapes)
+        self.last = self.previous = None  # checked: the output may go
+        pool = [p for p in self.fingerprints if not p.always and p is not last]
+        for _ in range(min(CHECKED_CALLS, len(pool))):
+            yield self._at_positions(pool.pop(self.rng.randrange(len(pool))))
 
-    def _secret_rows(self, outs: list) -> torch.Tensor | None:
-        """ROW_SHARE-th of the rows (at least one), drawn secretly, when the task is row-separable
-        and every output has the sliced inputs' rows; else None (positions anywhere)."""
+    def always_checks(self):
+        """The re-checks of the calls observed with `always` (after `checks`): the argument list
+        still holds the last one's inputs, and each is checked at its positions."""
+        prints = [p for p in self.fingerprints if p.always]
+        if not prints:
+            return
+        inputs = self._inputs_of(prints[-1].used)
+        check_inputs_unchanged(self.inputs, inputs, "recorded calls")
+        del inputs
+        for fingerprint in prints:
+            yield self._at_positions(fingerprint)
+
+    def _at_positions(self, p: _Print) -> TimedCheck:
+        """A call's check at its positions: against the reference on its inputs, or on its rows
+        of them."""
+        if p.rows is None:
+            return TimedCheck(p.label, _key(p.used), self._inputs_of(p.used), p.values,
+                              p.positions, self.shapes)
+        inputs = [x.index_select(0, p.rows) if i in self.row_inputs else x
+                  for i, x in enumerate(self._inputs_of(p.used))]
+        return TimedCheck(p.label, ("rows", id(p)) + _key(p.used), inputs, p.values, p.within,
+                          [(len(p.rows),) + tuple(shape[1:]) for shape in self.shapes])
+
+    def _row_count(self, outs: list) -> int | None:
+        """Rows per fingerprint on a row-separable task whose outputs all have the sliced inputs'
+        rows, when that is at least ROW_MIN; else None (positions anywhere)."""
         if not self.row_inputs:
             return None
         count = self.inputs[self.row_inputs[0]].shape[0]
         if any(o.dim() == 0 or o.shape[0] != count or o.numel() == 0 for o in outs):
             return None
-        return secret_rows(count, self.gen, self.device)
-
-    def _rows_of(self, inputs: list) -> list:
-        """The inputs a sampled check's reference computes on: the secret rows of the sliced ones."""
-        return [x.index_select(0, self.rows) if i in self.row_inputs else x
-                for i, x in enumerate(inputs)]
+        return count // ROW_SHARE if count // ROW_SHARE >= ROW_MIN else None
 
     def _inputs_of(self, used) -> list:
         """The inputs of round `used` made again (or the copy made for it). Perturbing, they are
@@ -245,10 +279,9 @@ def _positions(t: torch.Tensor, count: int, gen: torch.Generator) -> torch.Tenso
     return torch.randint(0, t.numel(), (count,), generator=gen, device=t.device)
 
 
-def secret_rows(count: int, gen: torch.Generator, device: torch.device) -> torch.Tensor:
-    """count // ROW_SHARE distinct rows (at least one) of `count`, in increasing order."""
-    chosen = torch.randperm(count, generator=gen, device=device)[:max(1, count // ROW_SHARE)]
-    return chosen.sort().values
+def secret_rows(count: int, chosen: int, gen: torch.Generator, device: torch.device) -> torch.Tensor:
+    """`chosen` distinct rows of `count`, in increasing order."""
+    return torch.randperm(count, generator=gen, device=device)[:chosen].sort().values
 
 
 def _row_positions(t: torch.Tensor, rows: torch.Tensor, count: int, gen: torch.Generator):
@@ -261,32 +294,39 @@ def _row_positions(t: torch.Tensor, rows: torch.Tensor, count: int, gen: torch.G
 
 
 def separable_rows(model, inputs: list, atol: float, rtol: float,
-                   gen: torch.Generator | None = None) -> list | None:
+                   gen: torch.Generator | None = None, min_batch: int = ROW_SHARE * ROW_MIN) -> list | None:
     """Which inputs a sampled check may slice by row (dim 0): the first tensor input alone, else
     every tensor input with its rows, when the reference's outputs all have those rows and, for
-    two sets of rows drawn at random, computing on the sliced inputs gives those rows of the
+    three sets of rows drawn at random, computing on the sliced inputs gives those rows of the
     output within a tenth of the strictest tolerance (trusted code only, once per task: the
-    profile).
-    None where neither holds (reductions over the batch, batch statistics, a global norm)."""
-    tensors = [i for i, x in enumerate(inputs) if torch.is_tensor(x) and x.dim() >= 1]
-    if not tensors:
+    profile). None where neither holds (reductions over the batch, batch statistics, a global
+    norm), where the batch is too small for the sampler to slice (ROW_MIN rows a call), or
+    where anything fails."""
+    try:
+        tensors = [i for i, x in enumerate(inputs) if torch.is_tensor(x) and x.dim() >= 1]
+        if not tensors or inputs[tensors[0]].shape[0] < min_batch:
+            return None
+        count = inputs[tensors[0]].shape[0]
+        full = output_items(model(*inputs))
+        if not full or any(o.dim() == 0 or o.shape[0] != count or o.numel() == 0
+                           or o.device != full[0].device for o in full):
+            return None
+        gen = gen or torch.Generator(device=full[0].device).manual_seed(secrets.randbits(62))
+        every = [i for i in tensors if inputs[i].shape[0] == count]
+        for sliced in ([tensors[0]], every) if every != [tensors[0]] else ([tensors[0]],):
+            if _rows_agree(model, inputs, full, sliced, atol, rtol, gen):
+                return sliced
+    except Exception:  # noqa: BLE001 - the optimisation is off, the checks stay whole
         return None
-    count = inputs[tensors[0]].shape[0]
-    full = output_items(model(*inputs))
-    if not full or any(o.dim() == 0 or o.shape[0] != count or o.numel() == 0 for o in full):
-        return None
-    gen = gen or torch.Generator(device=inputs[tensors[0]].device).manual_seed(secrets.randbits(62))
-    for sliced in ([tensors[0]], [i for i in tensors if inputs[i].shape[0] == count]):
-        if _rows_agree(model, inputs, full, sliced, atol, rtol, gen):
-            return sliced
     return None
 
 
 def _rows_agree(model, inputs: list, full: list, sliced: list, atol: float, rtol: float,
                 gen: torch.Generator) -> bool:
-    for _ in range(2):
-        rows = secret_rows(full[0].shape[0], gen, full[0].device)
-        part = [x.index_select(0, rows) if i in sliced else x for i, x in enumerate(inputs)]
+    for _ in range(3):
+        rows = secret_rows(full[0].shape[0], max(1, full[0].shape[0] // ROW_SHARE), gen, full[0].device)
+        part = [x.index_select(0, rows.to(x.device)) if i in sliced else x
+                for i, x in enumerate(inputs)]
         try:
             outs = output_items(model(*part))
         except Exception:  # noqa: BLE001 - the sliced inputs do not fit the task: not separable
