@@ -96,7 +96,7 @@ class TimedOutputSampler:
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
         # Row-separable task (`separable_rows`): which inputs a sampled check slices by row, and
         # how many rows each call's fingerprint takes (decided at the first call).
-        self.row_inputs, self.row_count = row_inputs, None
+        self.row_inputs, self.row_count, self.row_layout = row_inputs, None, None
         self.origin_seed, self.seed = seed, seed + 1
         # Spiked tasks (inputs.SPIKED_FAMILIES; `spiked` is the task id): every call's inputs
         # carry spikes, their heights measured once; perturbing, they move with every round
@@ -170,15 +170,27 @@ class TimedOutputSampler:
             self.row_count = self._row_count(outs)
             if self.row_count is None:
                 self.positions = [_positions(o, FINGERPRINTED, self.gen) for o in outs]
+            else:  # which of a call's rows, and where in it: drawn once; the rows, every call
+                self.row_layout = [_row_layout(o, self.row_count, FINGERPRINTED, self.gen) for o in outs]
         if outs is None or [o.shape for o in outs] != self.shapes:
             return _Print(label, used, None, always)
         if self.row_count is None:
             return _Print(label, used, [gather(o, idx) for o, idx in zip(outs, self.positions)],
                           always, self.positions)
-        rows = secret_rows(self.shapes[0][0], self.row_count, self.gen, self.device)
-        drawn = [_row_positions(o, rows, FINGERPRINTED, self.gen) for o in outs]
-        return _Print(label, used, [gather(o, full) for o, (full, _) in zip(outs, drawn)], always,
-                      [full for full, _ in drawn], rows, [within for _, within in drawn])
+        rows = self._rows_for_a_call()
+        positions = [rows.index_select(0, slot).mul_(per_row).add_(offset)
+                     for slot, offset, per_row, _ in self.row_layout]
+        return _Print(label, used, [gather(o, idx) for o, idx in zip(outs, positions)], always,
+                      positions, rows, [within for *_, within in self.row_layout])
+
+    def _rows_for_a_call(self) -> torch.Tensor:
+        """row_count distinct rows, one in each of as many equal stretches of the batch, the
+        stretches shifted by a secret offset (every row can be drawn): a few launches a call,
+        no sort (randperm's cost 60 times a step was 15-38 ms at full size)."""
+        count = self.shapes[0][0]
+        stretch = count // self.row_count
+        shift = self.rng.randrange(count - stretch * self.row_count + 1)
+        return perturbation.one_per_stretch(self.row_count, stretch, self.device, self.gen).add_(shift)
 
     def checks(self):
         """The re-checks of the timed calls, one input set at a time (a set may be rewritten in
@@ -284,13 +296,13 @@ def secret_rows(count: int, chosen: int, gen: torch.Generator, device: torch.dev
     return torch.randperm(count, generator=gen, device=device)[:chosen].sort().values
 
 
-def _row_positions(t: torch.Tensor, rows: torch.Tensor, count: int, gen: torch.Generator):
-    """`count` positions (with repeats) in the given rows of t: as indices into t's elements and
-    into those of t's rows stacked (the rows' reference output), both in logical order."""
+def _row_layout(t: torch.Tensor, rows: int, count: int, gen: torch.Generator):
+    """`count` positions (with repeats) in `rows` rows of t, as (which row: an index among the
+    rows, offset within the row, elements per row, index into the rows' stacked elements); a
+    call's positions in t are its rows[slot] * per_row + offset, in logical order (torch.take)."""
     per_row = t.numel() // t.shape[0]
-    within = torch.randint(0, len(rows) * per_row, (count,), generator=gen, device=t.device)
-    full = rows.index_select(0, within // per_row) * per_row + within % per_row
-    return full, within
+    within = torch.randint(0, rows * per_row, (count,), generator=gen, device=t.device)
+    return within // per_row, within % per_row, per_row, within
 
 
 def separable_rows(model, inputs: list, atol: float, rtol: float,
