@@ -327,13 +327,18 @@ def test_calls_observed_after_the_timed_ones_are_each_checked_at_their_positions
     assert failure.value.error_class == "input_mutated"
 
 
-def test_a_calls_rows_are_one_per_stretch_and_every_row_can_be_drawn():
+def test_a_calls_rows_are_spread_over_the_batch_and_every_row_can_be_drawn():
+    """The secret rows lie one per stretch of the batch; every call shifts them (cyclically) by
+    a secret number of rows."""
     sampler = TimedOutputSampler(lambda: [torch.rand(530, 4)], [], CPU, seed=6, row_inputs=[0])
     run_calls(sampler, lambda x: x * 2, 200)
     assert sampler.row_count == 16
+    base = sampler.base_rows.tolist()
+    assert all(33 * k <= row < 33 * (k + 1) for k, row in enumerate(base))
     seen = set()
     for p in sampler.fingerprints:
         rows = p.rows.tolist()
-        assert len(rows) == 16 and rows == sorted(set(rows)) and 0 <= rows[0] and rows[-1] < 530
+        shift = (rows[0] - base[0]) % 530
+        assert rows == [(row + shift) % 530 for row in base]
         seen.update(rows)
-    assert len(seen) > 500 and {0, 529} & seen  # the 530 - 16 * 33 = 2 spare rows shift the stretches
+    assert len(seen) > 500

@@ -13,8 +13,8 @@ others, drawn uniformly from an unobservable source, at their positions, on inpu
 from their seeds or rounds (generation and perturbation are deterministic), so no call pays for a
 copy of its inputs or its output. On a task whose output rows depend only on the same rows of
 some inputs (the profile shows it: `separable_rows`), each call's fingerprint lies in a secret
-1/ROW_SHARE of the rows, drawn for that call, and a sampled call's reference runs on those rows
-alone.
+1/ROW_SHARE of the rows (one per stretch of the batch, shifted by a secret amount for every
+call), and a sampled call's reference runs on those rows alone.
 """
 
 from __future__ import annotations
@@ -48,10 +48,11 @@ FINGERPRINTED = 1 << 16
 CHECKED_CALLS = 5
 POISONED = 1 << 16  # elements of a returned output spoiled before the next call (perturbing)
 # Row-separable tasks (elementwise, row-wise softmax or norms, matmul by A's rows): each call's
-# fingerprint lies in 1/ROW_SHARE of the rows, secret ones drawn for that call, and a sampled
-# check's reference computes only those rows. A stale or made-up output is as wrong there as
-# anywhere (the perturbed and spoiled positions are spread evenly), and rows drawn afresh for
-# every call meet a kernel that skips some rows as often as its skipping pays, for 1/ROW_SHARE
+# fingerprint lies in 1/ROW_SHARE of the rows, secret ones (one per stretch of the batch, shifted
+# by a secret amount every call), and a sampled check's reference computes only those rows. A
+# stale or made-up output is as wrong there as anywhere (the perturbed and spoiled positions are
+# spread evenly), and rows spread over the batch and moved every call meet a kernel that skips
+# some rows as often as its skipping pays, for 1/ROW_SHARE
 # of the reference's work (5 full-size reference forwards were most of the re-checks' cost:
 # 30-63 ms a step at KernelBench's shapes). What is wrong at a few elements only still meets
 # the last timed call's check in full.
@@ -76,8 +77,8 @@ class TimedCheck:
 @dataclasses.dataclass
 class _Print:
     """One call's fingerprint: its output's values at secret positions (None: not the first
-    call's shapes, which fails its check). On a row-separable task the positions lie in rows of
-    its own, drawn for this call."""
+    call's shapes, which fails its check). On a row-separable task the positions lie in the
+    call's own rows (the secret ones, shifted for this call)."""
     label: str
     used: object  # the call's round, or the copy of its inputs
     values: list | None
@@ -97,6 +98,7 @@ class TimedOutputSampler:
         # Row-separable task (`separable_rows`): which inputs a sampled check slices by row, and
         # how many rows each call's fingerprint takes (decided at the first call).
         self.row_inputs, self.row_count, self.row_layout = row_inputs, None, None
+        self.base_rows = None
         self.origin_seed, self.seed = seed, seed + 1
         # Spiked tasks (inputs.SPIKED_FAMILIES; `spiked` is the task id): every call's inputs
         # carry spikes, their heights measured once; perturbing, they move with every round
@@ -170,27 +172,29 @@ class TimedOutputSampler:
             self.row_count = self._row_count(outs)
             if self.row_count is None:
                 self.positions = [_positions(o, FINGERPRINTED, self.gen) for o in outs]
-            else:  # which of a call's rows, and where in it: drawn once; the rows, every call
-                self.row_layout = [_row_layout(o, self.row_count, FINGERPRINTED, self.gen) for o in outs]
+            else:  # rows one per stretch and positions in them: drawn once; a shift, every call
+                self.base_rows = self._stratified_rows()
+                self.row_layout = [_row_layout(o, self.base_rows, FINGERPRINTED, self.gen)
+                                   for o in outs]
         if outs is None or [o.shape for o in outs] != self.shapes:
             return _Print(label, used, None, always)
         if self.row_count is None:
             return _Print(label, used, [gather(o, idx) for o, idx in zip(outs, self.positions)],
                           always, self.positions)
-        rows = self._rows_for_a_call()
-        positions = [rows.index_select(0, slot).mul_(per_row).add_(offset)
-                     for slot, offset, per_row, _ in self.row_layout]
+        # The secret rows shifted by a secret number of rows (cyclically): every row as likely
+        # to be drawn, and a call's positions are two launches away from the first's.
+        shift = self.rng.randrange(self.shapes[0][0])
+        positions = [base.add(shift * per_row).remainder_(o.numel())
+                     for o, (base, per_row, _) in zip(outs, self.row_layout)]
+        rows = self.base_rows.add(shift).remainder_(self.shapes[0][0])
         return _Print(label, used, [gather(o, idx) for o, idx in zip(outs, positions)], always,
                       positions, rows, [within for *_, within in self.row_layout])
 
-    def _rows_for_a_call(self) -> torch.Tensor:
-        """row_count distinct rows, one in each of as many equal stretches of the batch, the
-        stretches shifted by a secret offset (every row can be drawn): a few launches a call,
-        no sort (randperm's cost 60 times a step was 15-38 ms at full size)."""
-        count = self.shapes[0][0]
-        stretch = count // self.row_count
-        shift = self.rng.randrange(count - stretch * self.row_count + 1)
-        return perturbation.one_per_stretch(self.row_count, stretch, self.device, self.gen).add_(shift)
+    def _stratified_rows(self) -> torch.Tensor:
+        """row_count distinct rows, one in each of as many equal stretches of the batch (a kernel
+        skipping some rows meets them as often as its skipping covers the batch)."""
+        stretch = self.shapes[0][0] // self.row_count
+        return perturbation.one_per_stretch(self.row_count, stretch, self.device, self.gen)
 
     def checks(self):
         """The re-checks of the timed calls, one input set at a time (a set may be rewritten in
@@ -296,13 +300,13 @@ def secret_rows(count: int, chosen: int, gen: torch.Generator, device: torch.dev
     return torch.randperm(count, generator=gen, device=device)[:chosen].sort().values
 
 
-def _row_layout(t: torch.Tensor, rows: int, count: int, gen: torch.Generator):
-    """`count` positions (with repeats) in `rows` rows of t, as (which row: an index among the
-    rows, offset within the row, elements per row, index into the rows' stacked elements); a
-    call's positions in t are its rows[slot] * per_row + offset, in logical order (torch.take)."""
+def _row_layout(t: torch.Tensor, rows: torch.Tensor, count: int, gen: torch.Generator):
+    """`count` positions (with repeats) in the given rows of t: (their indices into t's elements
+    in logical order, as torch.take reads them; elements per row; their indices into the rows'
+    stacked elements, in the order of `rows`)."""
     per_row = t.numel() // t.shape[0]
-    within = torch.randint(0, rows * per_row, (count,), generator=gen, device=t.device)
-    return within // per_row, within % per_row, per_row, within
+    within = torch.randint(0, len(rows) * per_row, (count,), generator=gen, device=t.device)
+    return rows.index_select(0, within // per_row) * per_row + within % per_row, per_row, within
 
 
 def separable_rows(model, inputs: list, atol: float, rtol: float,
