@@ -95,7 +95,7 @@ WIDE_MAX_ELEMENTS = 1 << 24  # below this, compare in float64; above, in the out
 
 
 def _check_tensor(o: torch.Tensor, r: torch.Tensor, atol: float, rtol: float,
-                  task_id: str | None, label: str) -> tuple[float, "fused_compare.Comparison | None"]:
+                  task_id: str | None, label: str) -> tuple[float, fused_compare.Comparison | None]:
     """(max absolute error, the one-pass comparison when it decided: it holds the output's
     least value and sum of squares for the normalisation checks)."""
     if o.shape != r.shape:

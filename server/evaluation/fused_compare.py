@@ -4,9 +4,9 @@
 6 GiB output (subtract, abs, abs, subtract, two maxima, each allocating); this Triton kernel reads
 both tensors once and writes per block the partials the checks need: the differences' maxima,
 the reference's peak (the normalised tasks' tolerance), the output's least value (softmax's sign
-check) and its sum of squares (Frobenius's norm check), which were passes of their own. NaN in a difference counts as +inf, so it
-fails the check, as with torch; the exact rule (equal infinities match) stays in torch, for the
-rare output that fails this check.
+check) and its sum of squares (Frobenius's norm check), which were passes of their own. NaN in a
+difference counts as +inf, so it fails the check, as with torch; the exact rule (equal
+infinities match) stays in torch, for the rare output that fails this check.
 """
 
 from __future__ import annotations
@@ -105,8 +105,8 @@ def compare(o: torch.Tensor, r: torch.Tensor, rtol: float) -> Comparison:
     blocks = triton.cdiv(n, BLOCK)
     partial = torch.empty((5, blocks), dtype=torch.float32, device=o.device)
     _partials[(blocks,)](o, r, partial, blocks, n, float(rtol), BLOCK=BLOCK)
-    return Comparison(*torch.cat([partial[:3].amax(dim=1).double(), partial[3].amin().reshape(1).double(),
-                                  partial[4].double().sum().reshape(1)]).tolist())
+    maxima, least = partial[:3].amax(dim=1).double(), partial[3].amin().reshape(1).double()
+    return Comparison(*torch.cat([maxima, least, partial[4].double().sum().reshape(1)]).tolist())
 
 
 def max_diff_and_excess(o: torch.Tensor, r: torch.Tensor, rtol: float) -> tuple[float, float]:

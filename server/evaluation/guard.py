@@ -380,7 +380,7 @@ def _exec_apart(original):
         code = compile(transformed_ast, filename=self.filename, mode="exec")
         namespace = dict(self.fn.__globals__, interpreter_semantic=interpreter.interpreter_semantic)
         local = {**self.kwargs}
-        exec(code, namespace, local)  # noqa: S102 - the kernel's own source, as the interpreter runs it
+        exec(code, namespace, local)  # noqa: S102 - the kernel's own source, as before
         return local[self.fn.__name__]
     return run
 

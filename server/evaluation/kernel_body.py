@@ -187,7 +187,8 @@ def _within_triton_language(name: str) -> bool:
             owner = (obj.__name__ if isinstance(obj, types.ModuleType)
                      else None if isinstance(obj, (int, float, bool, str, type(None)))
                      else getattr(obj, "__module__", None) or type(obj).__module__)
-            if owner is not None and not (owner in _KERNEL_OWNERS or owner.startswith("triton.language.")):
+            if owner is not None and not (owner in _KERNEL_OWNERS
+                                          or owner.startswith("triton.language.")):
                 return False
     except Exception:  # noqa: BLE001 - a name that does not resolve is not triton.language's
         return False

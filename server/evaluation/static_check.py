@@ -457,11 +457,16 @@ def _check_reserved_names(tree: ast.Module, aliases: dict[str, str]) -> None:
         _fail(f"{where(_binding_of(tree, name))}: `{name}` is the name of a Python builtin; bind "
               "modules and their objects under names of their own")
     for node in ast.walk(tree):
-        name = (node.id if isinstance(node, ast.Name) else node.arg if isinstance(node, ast.arg)
-                else getattr(node, "name", None) if isinstance(node, (ast.FunctionDef, ast.ClassDef))
-                else None)
-        if isinstance(node, ast.alias):
+        if isinstance(node, ast.Name):
+            name = node.id
+        elif isinstance(node, ast.arg):
+            name = node.arg
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            name = node.name
+        elif isinstance(node, ast.alias):
             name = node.asname or node.name.split(".")[0]
+        else:
+            continue
         if name in INTERPRETER_NAMES:
             _fail(f"{where(node)}: `{name}` is a name Triton's interpreter binds for itself; "
                   "choose another")

@@ -52,10 +52,9 @@ POISONED = 1 << 16  # elements of a returned output spoiled before the next call
 # by a secret amount every call), and a sampled check's reference computes only those rows. A
 # stale or made-up output is as wrong there as anywhere (the perturbed and spoiled positions are
 # spread evenly), and rows spread over the batch and moved every call meet a kernel that skips
-# some rows as often as its skipping pays, for 1/ROW_SHARE
-# of the reference's work (5 full-size reference forwards were most of the re-checks' cost:
-# 30-63 ms a step at KernelBench's shapes). What is wrong at a few elements only still meets
-# the last timed call's check in full.
+# some rows as often as its skipping pays, for 1/ROW_SHARE of the reference's work (5 full-size
+# reference forwards were most of the re-checks' cost: 30-63 ms a step at KernelBench's
+# shapes). What is wrong at a few elements only still meets the last timed call's check in full.
 ROW_SHARE = 32
 ROW_MIN = 16  # rows a call's fingerprint takes at least (batches of 512 and more): fewer, and a
 # kernel skipping some rows would meet the checks' rows too seldom
@@ -295,7 +294,8 @@ def _positions(t: torch.Tensor, count: int, gen: torch.Generator) -> torch.Tenso
     return torch.randint(0, t.numel(), (count,), generator=gen, device=t.device)
 
 
-def secret_rows(count: int, chosen: int, gen: torch.Generator, device: torch.device) -> torch.Tensor:
+def _random_rows(count: int, chosen: int, gen: torch.Generator,
+                 device: torch.device) -> torch.Tensor:
     """`chosen` distinct rows of `count`, in increasing order."""
     return torch.randperm(count, generator=gen, device=device)[:chosen].sort().values
 
@@ -309,8 +309,8 @@ def _row_layout(t: torch.Tensor, rows: torch.Tensor, count: int, gen: torch.Gene
     return rows.index_select(0, within // per_row) * per_row + within % per_row, per_row, within
 
 
-def separable_rows(model, inputs: list, atol: float, rtol: float,
-                   gen: torch.Generator | None = None, min_batch: int = ROW_SHARE * ROW_MIN) -> list | None:
+def separable_rows(model, inputs: list, atol: float, rtol: float, gen: torch.Generator | None = None,
+                   min_batch: int = ROW_SHARE * ROW_MIN) -> list | None:
     """Which inputs a sampled check may slice by row (dim 0): the first tensor input alone, else
     every tensor input with its rows, when the reference's outputs all have those rows and, for
     three sets of rows drawn at random, computing on the sliced inputs gives those rows of the
@@ -340,7 +340,8 @@ def separable_rows(model, inputs: list, atol: float, rtol: float,
 def _rows_agree(model, inputs: list, full: list, sliced: list, atol: float, rtol: float,
                 gen: torch.Generator) -> bool:
     for _ in range(3):
-        rows = secret_rows(full[0].shape[0], max(1, full[0].shape[0] // ROW_SHARE), gen, full[0].device)
+        count = full[0].shape[0]
+        rows = _random_rows(count, max(1, count // ROW_SHARE), gen, full[0].device)
         part = [x.index_select(0, rows.to(x.device)) if i in sliced else x
                 for i, x in enumerate(inputs)]
         try:
