@@ -208,11 +208,13 @@ def _tensors(args, kwargs):
 
 
 def _host_only(args, kwargs) -> bool:
-    """All inputs on the host and the result requested there too."""
+    """All inputs on the host, none of them pinned (device kernels can write pinned memory: a
+    buffer pinned outside forward would carry the input to host-side torch), and the result
+    requested there too."""
     device = kwargs.get("device")
     if device is not None and _device_type(device) != "cpu":
         return False
-    return all(t.device.type == "cpu" for t in _tensors(args, kwargs))
+    return all(t.device.type == "cpu" and not t.is_pinned() for t in _tensors(args, kwargs))
 
 
 # ---- the guard ----
@@ -257,6 +259,51 @@ class _EscapeCheck(TorchFunctionMode):
         if func in self.escapes and not _pause_state.depth and not _alignment_check(func):
             self.guard._refuse(_escape_name(func), OFF_DEVICE)
         return func(*args, **(kwargs or {}))
+
+
+# Outside forward (the submission's import and ModelNew's construction) no dispatch check runs:
+# a module may compute its weights there with torch, but it may not open a view of tensor memory
+# that host code reads or writes without torch afterwards (a numpy array over a buffer made in
+# __init__, filled by a kernel in forward and computed on by numpy), nor pin host memory.
+_CONSTRUCTION_ESCAPES = frozenset({
+    torch.Tensor.numpy, torch.Tensor.__array__, torch.Tensor.data_ptr, torch.Tensor.untyped_storage,
+    torch.Tensor.storage, torch.Tensor.pin_memory, torch.Tensor.share_memory_, torch.as_tensor,
+    torch.asarray, *_HANDOVERS})
+
+
+class ConstructionGuard(TorchFunctionMode):
+    """Active while the submission is imported and ModelNew built: refuses the exits above (and
+    any call asking for pinned memory) when the submission's own code makes them (torch's own
+    modules may: an LSTM reads its weights' data_ptr to flatten them); `violation` keeps the
+    first."""
+
+    def __init__(self, candidate_file: str):
+        super().__init__()
+        self.files = {candidate_file, os.path.abspath(candidate_file)}
+        self.violation: ForbiddenOperation | None = None
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        pinned = bool(kwargs.get("pin_memory"))
+        if (func in _CONSTRUCTION_ESCAPES or pinned) and _caller_file() in self.files:
+            name = (_escape_name(func) if func in _CONSTRUCTION_ESCAPES and func not in
+                    (torch.as_tensor, torch.asarray) else f"torch.{getattr(func, '__name__', func)}")
+            self.violation = self.violation or ForbiddenOperation(
+                name + ("(pin_memory=True)" if pinned else ""), OFF_DEVICE)
+            raise self.violation
+        return func(*args, **kwargs)
+
+
+# torch's dispatch to a function mode: frames between the call and the mode
+_TORCH_FUNCTION_GLUE = frozenset({torch.overrides.__file__, torch._tensor.__file__})
+
+
+def _caller_file() -> str:
+    """The file of the code that called the torch function now in a function mode."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename in _TORCH_FUNCTION_GLUE:
+        frame = frame.f_back
+    return frame.f_code.co_filename if frame is not None else ""
 
 
 def _alignment_check(func) -> bool:

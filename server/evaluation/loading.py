@@ -17,6 +17,7 @@ from types import ModuleType
 import torch
 
 from .feedback import describe_exception
+from .guard import ConstructionGuard
 from .correctness import pristine_state
 from .stages import COMPILE, StageFailure
 
@@ -59,13 +60,24 @@ def load_candidate(source: str, workdir: str, language: str, device: torch.devic
     path = candidate_path(workdir)
     with open(path, "w") as f:
         f.write(source)
+    construction = ConstructionGuard(path)
     try:
-        return import_file(path, "submission"), path
+        with construction:
+            module = import_file(path, "submission")
     except StageFailure:
         raise
     except BaseException as exc:  # SystemExit included: the import is the candidate's code
+        _refused_while(construction, "importing your module")
         raise StageFailure(COMPILE, "compile_error",
                            "importing your module failed: " + describe_exception(exc, path)) from None
+    _refused_while(construction, "importing your module")
+    return module, path
+
+
+def _refused_while(construction: ConstructionGuard, doing: str) -> None:
+    """The construction guard's refusal, even if the submission caught it."""
+    if construction.violation is not None:
+        raise StageFailure(COMPILE, "forbidden_op", f"{construction.violation} (while {doing})")
 
 
 def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: str,
@@ -77,11 +89,15 @@ def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: s
     ref_model = reference.Model(*init_inputs).to(device)
     ref_state = pristine_state(ref_model)  # before any of the submission's code runs
     torch.manual_seed(WEIGHT_SEED)
+    construction = ConstructionGuard(candidate_file)
     try:
-        new_model = candidate.ModelNew(*init_inputs).to(device)
+        with construction:
+            new_model = candidate.ModelNew(*init_inputs).to(device)
     except BaseException as exc:
+        _refused_while(construction, "building ModelNew")
         raise StageFailure(COMPILE, "compile_error", "building ModelNew(*get_init_inputs()) "
                            "failed: " + describe_exception(exc, candidate_file)) from None
+    _refused_while(construction, "building ModelNew")
     if not isinstance(new_model, torch.nn.Module):
         raise StageFailure(COMPILE, "compile_error", "ModelNew(...) did not build an nn.Module")
     if eval_mode:

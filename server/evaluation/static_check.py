@@ -249,6 +249,15 @@ FORBIDDEN_ATTRIBUTES = {
 }
 # Files written or read through a value's method (`ndarray.dump` pickles to a path)
 FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("tofile", "from_file", "dump"), _FILES))
+# Memory that host code reads without torch: a tensor over a numpy array or a Python buffer, or
+# pinned host memory (device kernels reach it), made where no guard runs (import, __init__),
+# then filled by a kernel in forward and computed on by numpy, Python or host-side torch.
+_SHARED_MEMORY = ("tensors sharing memory with numpy arrays, Python buffers or pinned host "
+                  "memory let host code compute what a kernel should; use torch.tensor (it "
+                  "copies) and device memory")
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(
+    ("from_numpy", "frombuffer", "from_dlpack", "as_tensor", "asarray", "pin_memory",
+     "cudaHostRegister", "share_memory_"), _SHARED_MEMORY))
 # Strings that name what only a namespace lookup could use (`ns["exec"]`); `eval`/`compile`/`open`
 # are common words, and running them is refused at run time (integrity.guard_submission_actions).
 FORBIDDEN_TEXT = {"exec", "globals", "locals", "vars", "breakpoint"} | {
@@ -587,6 +596,8 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
             for a in node.names:
                 _reject_name(f"{node.module}.{a.name}", language, node)
             _check_import_allowed(node.module or "", node)
+        elif isinstance(node, ast.keyword) and node.arg == "pin_memory":
+            _fail(f"{where(node.value)}: `pin_memory=` is not allowed: {_SHARED_MEMORY}")
         elif isinstance(node, (ast.Attribute, ast.Name)):
             if isinstance(node, ast.Name) and node.id in FORBIDDEN_ATTRIBUTES:  # __builtins__ etc.
                 _fail(f"{where(node)}: `{node.id}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.id]}")

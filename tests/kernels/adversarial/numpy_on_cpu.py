@@ -1,7 +1,7 @@
 # task: level1/19_ReLU
-# expect: forbidden_op
+# expect: format_violation
 # why: launches a kernel for show, then takes the tensor off the device into numpy, computes
-#      np.maximum there and wraps the result back as a tensor
+#      np.maximum there and wraps the result back as a tensor (torch.from_numpy is refused by the static check now; the guard refuses .numpy() in forward too)
 import numpy as np
 import torch
 import torch.nn as nn
