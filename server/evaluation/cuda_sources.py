@@ -32,6 +32,8 @@ _DISPATCHER = ("registering kernels for torch's operators changes what every cal
 _FILES = "files, the environment and the process's state are not a kernel's to touch"
 _PROCESSES = "programs and processes run work no guard or recorder sees"
 _PYTHON = "Python run from C++ escapes every rule the Python source is held to"
+_HOST_VISIBLE = ("memory the host reads without a copy (managed, mapped or pinned) lets host code "
+                 "compute what a kernel should, with no copy for kernel provenance to see")
 CUDA_FORBIDDEN_TEXT = {
     "blas": _VENDOR, "cudnn": _VENDOR, "cutlass": _VENDOR, "cufft": _VENDOR, "cusparse": _VENDOR,
     "cusolver": _VENDOR, "curand": _VENDOR, "thrust::": _VENDOR, "cub::device": _VENDOR,
@@ -42,6 +44,9 @@ CUDA_FORBIDDEN_TEXT = {
     "##": "token pasting can assemble forbidden names",
     "%:": "digraphs spell `#` and `##`: token pasting can assemble forbidden names",
     "??=": "trigraphs spell `#`: token pasting can assemble forbidden names",
+    "mallocmanaged": _HOST_VISIBLE, "allocmanaged": _HOST_VISIBLE, "__managed__": _HOST_VISIBLE,
+    "hostalloc": _HOST_VISIBLE, "mallochost": _HOST_VISIBLE, "hostregister": _HOST_VISIBLE,
+    "hostgetdevicepointer": _HOST_VISIBLE, "memadvise": _HOST_VISIBLE,
     "std::thread": "threads escape the dispatch guard", "pthread": "threads escape the dispatch guard",
     "std::async": "threads escape the dispatch guard",
     "chrono": CLOCKS_REASON, "clock": CLOCKS_REASON, "gettimeofday": CLOCKS_REASON, "elapsed": CLOCKS_REASON,
