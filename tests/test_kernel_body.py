@@ -113,3 +113,20 @@ def test_the_interpreters_own_names_are_refused(module):
     with pytest.raises(StageFailure) as failure:
         check(module=module)
     assert "Triton's interpreter binds" in failure.value.feedback
+
+
+@pytest.mark.parametrize("module, body", [
+    ("", "print(x)"),
+    ("", "tl.device_print('v', x)"),
+    ("", "tl.static_print(x)"),
+    ("", "show = tl.device_print\n    show('v', x)"),
+    ("show = tl.device_print", "show('v', x)"),
+    ("from triton.language import device_print", "device_print('v', x)"),
+    ("from triton.language import device_print as show", "show('v', x)"),
+    ("shout = print", "shout(x)"),
+])
+def test_kernels_may_not_print_under_any_name(module, body):
+    """In the interpreter printed values reach host code (redirect_stdout, numpy's formatter)."""
+    with pytest.raises(StageFailure) as failure:
+        check(body=body, module=module)
+    assert failure.value.error_class == "format_violation"

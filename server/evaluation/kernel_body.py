@@ -18,9 +18,12 @@ from .stages import STATIC_CHECK, StageFailure
 
 # What the Triton compiler itself accepts by name in a kernel body.
 KERNEL_BUILTINS = frozenset({
-    "range", "min", "max", "len", "int", "float", "bool", "abs", "print", "isinstance", "tuple",
+    "range", "min", "max", "len", "int", "float", "bool", "abs", "isinstance", "tuple",
     "list", "zip", "enumerate", "divmod", "round", "pow",
 })
+# Printing from a kernel: in the interpreter the values become host text, which a submission can
+# capture (redirect_stdout, numpy's print formatter) and compute on in Python.
+KERNEL_PRINTS = ("device_print", "static_print")
 # Attribute access by name inside a kernel: the GPU compiler has no use for it, the interpreter
 # hands over its numpy arrays through it.
 KERNEL_REFUSED_BUILTINS = frozenset({"getattr", "hasattr", "setattr", "delattr", "vars", "dir", "type"})
@@ -112,6 +115,8 @@ def _constant(node: ast.AST, aliases: dict[str, str], constants: set[str]) -> bo
         return _constant(node.operand, aliases, constants)
     if isinstance(node, ast.BinOp):
         return _constant(node.left, aliases, constants) and _constant(node.right, aliases, constants)
+    if isinstance(node, ast.Attribute) and node.attr in KERNEL_PRINTS:
+        return False  # a printer, not a constant
     if isinstance(node, (ast.Attribute, ast.Call)):
         target = node.func if isinstance(node, ast.Call) else node
         if root(target) not in constants or (dotted(target, aliases) or "").split(".")[0] not in (
@@ -150,6 +155,9 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
                 _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{name or base}`, which is "
                       "not triton.language; kernels may call only @triton.jit functions, "
                       "triton.language and methods of their own values")
+        if _prints(node, aliases, local):
+            _fail(f"line {node.lineno}: the kernel `{fn.name}` prints; in Triton's interpreter "
+                  "printed values reach host code, so kernels may not print (debug locally)")
         if isinstance(node, ast.Attribute) and node.attr in _INTERPRETER_ARRAYS:
             _fail(f"line {node.lineno}: `.{node.attr}` inside the kernel `{fn.name}` reaches the "
                   "interpreter's arrays; use triton.language operations")
@@ -170,6 +178,15 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
 # Where what a kernel reads may be defined: Triton's interpreter (the cpu evaluator) replaces
 # triton.language's operations with its own functions, defined in its module.
 _KERNEL_OWNERS = ("math", "triton.language", "triton.runtime.interpreter")
+
+
+def _prints(node: ast.AST, aliases: dict[str, str], local: set[str]) -> bool:
+    """`print`, `tl.device_print`, `tl.static_print`, under any name an import gives them."""
+    if isinstance(node, ast.Attribute):
+        return node.attr in KERNEL_PRINTS
+    if isinstance(node, ast.Name) and node.id not in local:
+        return node.id == "print" or aliases.get(node.id, "").split(".")[-1] in KERNEL_PRINTS
+    return False
 
 
 def _within_triton_language(name: str) -> bool:

@@ -102,5 +102,12 @@ def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: s
         raise StageFailure(COMPILE, "compile_error", "ModelNew(...) did not build an nn.Module")
     if eval_mode:
         ref_model.eval()
-        new_model.eval()
+        try:
+            with construction:  # ModelNew.train may be the submission's own code
+                new_model.eval()
+        except BaseException as exc:
+            _refused_while(construction, "switching ModelNew to eval mode")
+            raise StageFailure(COMPILE, "compile_error", "ModelNew.eval() failed: "
+                               + describe_exception(exc, candidate_file)) from None
+        _refused_while(construction, "switching ModelNew to eval mode")
     return ref_model, new_model, ref_state

@@ -258,6 +258,12 @@ _SHARED_MEMORY = ("tensors sharing memory with numpy arrays, Python buffers or p
 FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(
     ("from_numpy", "frombuffer", "from_dlpack", "as_tensor", "asarray", "pin_memory",
      "cudaHostRegister", "share_memory_"), _SHARED_MEMORY))
+# Printed text captured by the submission (or numpy's print formatter, called per element) hands
+# it values that no guard saw leave the kernel.
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(
+    ("redirect_stdout", "redirect_stderr", "printoptions", "set_printoptions",
+     "set_string_function"), "capturing printed output (or formatting it element by element) "
+    "hands values to host code; return results through tensors"))
 # Strings that name what only a namespace lookup could use (`ns["exec"]`); `eval`/`compile`/`open`
 # are common words, and running them is refused at run time (integrity.guard_submission_actions).
 FORBIDDEN_TEXT = {"exec", "globals", "locals", "vars", "breakpoint"} | {
