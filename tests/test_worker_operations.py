@@ -71,6 +71,12 @@ ALLOWED = {
 }
 
 REJECTED = {
+    # cat/stack of mixed dtypes promote: a conversion by another name
+    "cat promoting": (lambda x: torch.cat([x, x.new_empty(0, 6, dtype=torch.float64)]), DTYPE),
+    "stack promoting": (lambda x: torch.stack([x, x.new_zeros(x.shape, dtype=torch.float64)]),
+                        DTYPE),
+    "cat into another dtype": (lambda x: torch.cat([x, x], out=x.new_empty(8, 6, dtype=torch.float16)),
+                               DTYPE),
     "x + 1": (lambda x: x + 1, ARITHMETIC),
     "torch.relu": (lambda x: torch.relu(x), ARITHMETIC),
     "sum": (lambda x: x.sum(), ARITHMETIC),

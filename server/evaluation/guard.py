@@ -183,7 +183,18 @@ def _allowed_rule(device_type, args, kwargs):
     return None
 
 
-_CONDITIONAL = {torch.ops.aten.copy_: _copy_rule, torch.ops.aten._to_copy: _to_copy_rule}
+def _joined_rule(device_type, args, kwargs):
+    """cat/stack of one dtype into the same: mixed ones promote, a conversion by another name."""
+    parts = args[0] if args and isinstance(args[0], (list, tuple)) else ()
+    out = kwargs.get("out")
+    dtypes = {t.dtype for t in parts if isinstance(t, torch.Tensor)}
+    if isinstance(out, torch.Tensor):
+        dtypes.add(out.dtype)
+    return DTYPE if len(dtypes) > 1 else None
+
+
+_CONDITIONAL = {torch.ops.aten.copy_: _copy_rule, torch.ops.aten._to_copy: _to_copy_rule,
+                torch.ops.aten.cat: _joined_rule, torch.ops.aten.stack: _joined_rule}
 _PINNING = _packets(("_pin_memory", "pin_memory"))
 
 
@@ -191,10 +202,10 @@ _PINNING = _packets(("_pin_memory", "pin_memory"))
 def _rule(func):
     """The rule for one aten overload, looked up once: allow-list first, refuse the rest."""
     packet = func.overloadpacket
-    if packet in _ALLOWED:
-        return _allowed_rule
     if packet in _CONDITIONAL:
         return _CONDITIONAL[packet]
+    if packet in _ALLOWED:
+        return _allowed_rule
     reason = _REJECTED.get(packet, ARITHMETIC)
     return lambda device_type, args, kwargs: reason
 
@@ -273,9 +284,9 @@ _CONSTRUCTION_ESCAPES = frozenset({
 
 class ConstructionGuard(TorchFunctionMode):
     """Active while the submission is imported and ModelNew built: refuses the exits above (and
-    any call asking for pinned memory) when the submission's own code makes them (torch's own
-    modules may: an LSTM reads its weights' data_ptr to flatten them); `violation` keeps the
-    first."""
+    any call asking for pinned memory) made for the submission's code, directly or through
+    library frames (torch's own modules that need one may: an LSTM reads its weights' data_ptr
+    to flatten them); `violation` keeps the first."""
 
     def __init__(self, candidate_file: str):
         super().__init__()
@@ -285,7 +296,7 @@ class ConstructionGuard(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         pinned = bool(kwargs.get("pin_memory"))
-        if (func in _CONSTRUCTION_ESCAPES or pinned) and _caller_file() in self.files:
+        if (func in _CONSTRUCTION_ESCAPES or pinned) and _asked_by(self.files):
             name = (_escape_name(func) if func in _CONSTRUCTION_ESCAPES and func not in
                     (torch.as_tensor, torch.asarray) else f"torch.{getattr(func, '__name__', func)}")
             self.violation = self.violation or ForbiddenOperation(
@@ -294,16 +305,25 @@ class ConstructionGuard(TorchFunctionMode):
         return func(*args, **kwargs)
 
 
-# torch's dispatch to a function mode: frames between the call and the mode
-_TORCH_FUNCTION_GLUE = frozenset({torch.overrides.__file__, torch._tensor.__file__})
+# torch's own code that needs an exit while a module is built: an LSTM reads its weights'
+# data_ptr to flatten them (RNNBase.flatten_parameters)
+_BUILDERS_WITH_EXITS = frozenset({torch.nn.modules.rnn.__file__})
 
 
-def _caller_file() -> str:
-    """The file of the code that called the torch function now in a function mode."""
+def _asked_by(files: set) -> bool:
+    """Whether the submission's code is anywhere on the stack of the call now in a function mode,
+    with no torch module that needs the exit for itself in between. Not only its direct caller:
+    a library frame (collections.UserList consuming `map(torch.Tensor.numpy, ...)`, a dataclass
+    default_factory, generated `<string>` code) acts for the submission too."""
     frame = sys._getframe(2)
-    while frame is not None and frame.f_code.co_filename in _TORCH_FUNCTION_GLUE:
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name in files:
+            return True
+        if name in _BUILDERS_WITH_EXITS:
+            return False
         frame = frame.f_back
-    return frame.f_code.co_filename if frame is not None else ""
+    return False
 
 
 def _alignment_check(func) -> bool:

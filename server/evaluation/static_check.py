@@ -41,6 +41,11 @@ SYS_ALLOWED = {"sys", "sys.exit", "sys.maxsize", "sys.version_info", "sys.platfo
 
 # Dotted-name prefix -> why it is forbidden. Matched against resolved names (aliases followed).
 FORBIDDEN_NAMES = {
+    # tensor memory exits named as values (`map(torch.Tensor.numpy, ...)`): a library frame
+    # calls them for the submission
+    **dict.fromkeys(("torch.Tensor.numpy", "torch.Tensor.__array__", "torch.Tensor.data_ptr",
+                     "torch.Tensor.untyped_storage", "torch.Tensor.storage"),
+                    "views of tensor memory let host code compute what a kernel should"),
     "torch.compile": _GENERATED,
     "torch._dynamo": _GENERATED,
     "torch._inductor": _GENERATED,
