@@ -75,7 +75,9 @@ def test_kernel_bodies_reaching_python_objects_are_refused(module, body, params,
     with pytest.raises(StageFailure) as err:
         check(body, module, params)
     assert err.value.error_class == "format_violation"
-    assert names in err.value.feedback and "kernel" in err.value.feedback
+    # `handle` is refused anywhere now (the interpreter's arrays), before the kernel rules
+    assert names in err.value.feedback and ("kernel" in err.value.feedback or "handle" in names
+                                            or "'handle'" in err.value.feedback)
 
 
 @pytest.mark.parametrize("body", [
@@ -130,3 +132,27 @@ def test_kernels_may_not_print_under_any_name(module, body):
     with pytest.raises(StageFailure) as failure:
         check(body=body, module=module)
     assert failure.value.error_class == "format_violation"
+
+
+@pytest.mark.parametrize("module", [
+    "kernel.fn = helper",
+    "setattr(kernel, 'fn', helper)",
+    "kernel.cache = {}",
+    "kernel.pre_hook = None",
+    "del kernel.fn",
+])
+def test_kernels_are_launched_never_changed(module):
+    """Assigning into a kernel object swapped what the interpreter ran for a function no rule
+    had read (`kernel.rewritten_fn[kernel.fn] = body`)."""
+    source = PROGRAM.format(body="", module="", params="") + "\n" + module + "\n"
+    with pytest.raises(StageFailure) as failure:
+        static_check(source, "triton")
+    assert "is a kernel" in failure.value.feedback
+
+
+@pytest.mark.parametrize("name", ["rewritten_fn", "rewriter", "pre_run_hooks", "add_pre_run_hook"])
+def test_the_interpreters_machinery_is_out_of_reach(name):
+    source = PROGRAM.format(body="", module="", params="") + f"\nX = kernel.{name}\n"
+    with pytest.raises(StageFailure) as failure:
+        static_check(source, "triton")
+    assert "interpreter's own machinery" in failure.value.feedback

@@ -265,6 +265,12 @@ FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(
      "cudaHostRegister", "share_memory_"), _SHARED_MEMORY))
 # Printed text captured by the submission (or numpy's print formatter, called per element) hands
 # it values that no guard saw leave the kernel.
+# Triton's interpreter's own machinery: a rewritten function cached per kernel, its rewriter,
+# launch hooks, and a value's numpy array (`.handle.data`)
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(
+    ("rewritten_fn", "rewriter", "pre_run_hooks", "add_pre_run_hook", "handle"),
+    "Triton's interpreter's own machinery runs code no rule read; launch your kernels as "
+    "`kernel[grid](...)`"))
 FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(
     ("redirect_stdout", "redirect_stderr", "printoptions", "set_printoptions",
      "set_string_function"), "capturing printed output (or formatting it element by element) "
@@ -947,6 +953,7 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
         kernels.append(fn.name)
         autotuned |= any(d in WRAPPING_DECORATORS for d in _decorator_names(fn, aliases))
         check_kernel(fn, aliases, allowed_globals)
+    _check_kernels_read_only(tree, {fn.name for fn in jitted})
     _require(bool(kernels), "Triton mode: define at least one `@triton.jit` kernel and launch it "
              "from ModelNew.forward as `kernel[grid](...)`")
     launched = {
@@ -962,6 +969,26 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
              f"Triton mode: your kernels ({', '.join(kernels)}) are never launched; launch one "
              "from ModelNew.forward as `kernel[grid](...)`")
     return StaticReport(kernels=tuple(kernels), autotuned=autotuned)
+
+
+def _check_kernels_read_only(tree: ast.Module, kernels: set[str]) -> None:
+    """A kernel object is launched, never changed: assigning into it (`k.rewritten_fn[k.fn] =
+    body`, `k.fn = other`, `setattr(k, ...)`, `del k.x`) swapped what the interpreter runs for a
+    function no rule had read."""
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, (ast.Assign, ast.Delete)):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("setattr", "delattr") and node.args):
+            targets = [ast.Attribute(value=node.args[0], attr="?", ctx=ast.Store(), lineno=node.lineno)]
+        for target in targets:
+            for part in ast.walk(target):
+                if isinstance(part, (ast.Attribute, ast.Subscript)) and root(part) in kernels:
+                    _fail(f"{where(node)}: `{root(part)}` is a kernel: launch it, do not change it "
+                          "(its attributes and caches decide what runs)")
 
 
 def _calls(tree: ast.Module, aliases: dict[str, str], name: str) -> bool:
