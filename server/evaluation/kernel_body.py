@@ -10,6 +10,7 @@ only what the compiler would accept too."""
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import types
 
@@ -189,17 +190,24 @@ def _prints(node: ast.AST, aliases: dict[str, str], local: set[str]) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=None)
 def _within_triton_language(name: str) -> bool:
     """Whether every link of the dotted name after its module is defined in triton.language (or
     math): `tl.core.typing.operator.call` or `tl.extra.module_from_spec` are stdlib callables
     reachable through triton.language's modules, and a local holding one would be called freely."""
     parts = name.split(".")
+    if parts[0] not in ("math", "triton"):
+        return False
     try:
-        # the longest prefix that is a module (`triton.language.extra.libdevice` is an attribute
-        # of its package only once imported); only triton.language's own modules are imported
-        start = next(i for i in range(len(parts), 0, -1) if _importable(".".join(parts[:i])))
-        obj = importlib.import_module(".".join(parts[:start]))
-        for part in parts[start:]:
+        obj = importlib.import_module(parts[0])
+        for i, part in enumerate(parts[1:], 2):
+            if not hasattr(obj, part) and isinstance(obj, types.ModuleType):
+                # a submodule is an attribute of its package only once imported
+                # (`triton.language.extra.libdevice`); only triton.language's own are imported
+                module = ".".join(parts[:i])
+                if module != "triton.language" and not module.startswith("triton.language."):
+                    return False
+                importlib.import_module(module)
             obj = getattr(obj, part)
             owner = (obj.__name__ if isinstance(obj, types.ModuleType)
                      else None if isinstance(obj, (int, float, bool, str, type(None)))
@@ -208,16 +216,5 @@ def _within_triton_language(name: str) -> bool:
                                           or owner.startswith("triton.language.")):
                 return False
     except Exception:  # noqa: BLE001 - a name that does not resolve is not triton.language's
-        return False
-    return True
-
-
-def _importable(module: str) -> bool:
-    if not (module in ("math", "triton") or module == "triton.language"
-            or module.startswith("triton.language.")):
-        return False
-    try:
-        importlib.import_module(module)
-    except ImportError:
         return False
     return True

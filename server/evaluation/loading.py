@@ -60,22 +60,28 @@ def load_candidate(source: str, workdir: str, language: str, device: torch.devic
     path = candidate_path(workdir)
     with open(path, "w") as f:
         f.write(source)
-    construction = ConstructionGuard(path)
-    try:
-        with construction:
-            module = import_file(path, "submission")
-    except StageFailure:
-        raise
-    except BaseException as exc:  # SystemExit included: the import is the candidate's code
-        _refused_while(construction, "importing your module")
-        raise StageFailure(COMPILE, "compile_error",
-                           "importing your module failed: " + describe_exception(exc, path)) from None
-    _refused_while(construction, "importing your module")
+    module = _as_candidate(ConstructionGuard(path), "importing your module", path,
+                           lambda: import_file(path, "submission"))
     return module, path
 
 
+def _as_candidate(construction: ConstructionGuard, doing: str, candidate_file: str, make):
+    """make() (the submission's code: its import, ModelNew's construction) under the
+    construction guard; its refusal wins, even if the submission caught it, over any failure."""
+    try:
+        with construction:
+            made = make()
+    except StageFailure:
+        raise
+    except BaseException as exc:  # SystemExit included: this is the candidate's code
+        _refused_while(construction, doing)
+        raise StageFailure(COMPILE, "compile_error", f"{doing} failed: "
+                           + describe_exception(exc, candidate_file)) from None
+    _refused_while(construction, doing)
+    return made
+
+
 def _refused_while(construction: ConstructionGuard, doing: str) -> None:
-    """The construction guard's refusal, even if the submission caught it."""
     if construction.violation is not None:
         raise StageFailure(COMPILE, "forbidden_op", f"{construction.violation} (while {doing})")
 
@@ -90,24 +96,13 @@ def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: s
     ref_state = pristine_state(ref_model)  # before any of the submission's code runs
     torch.manual_seed(WEIGHT_SEED)
     construction = ConstructionGuard(candidate_file)
-    try:
-        with construction:
-            new_model = candidate.ModelNew(*init_inputs).to(device)
-    except BaseException as exc:
-        _refused_while(construction, "building ModelNew")
-        raise StageFailure(COMPILE, "compile_error", "building ModelNew(*get_init_inputs()) "
-                           "failed: " + describe_exception(exc, candidate_file)) from None
-    _refused_while(construction, "building ModelNew")
+    new_model = _as_candidate(construction, "building ModelNew(*get_init_inputs())", candidate_file,
+                              lambda: candidate.ModelNew(*init_inputs).to(device))
     if not isinstance(new_model, torch.nn.Module):
         raise StageFailure(COMPILE, "compile_error", "ModelNew(...) did not build an nn.Module")
     if eval_mode:
         ref_model.eval()
-        try:
-            with construction:  # ModelNew.train may be the submission's own code
-                new_model.eval()
-        except BaseException as exc:
-            _refused_while(construction, "switching ModelNew to eval mode")
-            raise StageFailure(COMPILE, "compile_error", "ModelNew.eval() failed: "
-                               + describe_exception(exc, candidate_file)) from None
-        _refused_while(construction, "switching ModelNew to eval mode")
+        # ModelNew.train may be the submission's own code
+        _as_candidate(construction, "switching ModelNew to eval mode (ModelNew.eval())",
+                      candidate_file, new_model.eval)
     return ref_model, new_model, ref_state
