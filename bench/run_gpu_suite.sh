@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One run on a GPU host: the GPU test suite, a server smoke test over loopback, the benchmark.
-# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|bench] [KernelBench task root]
-# (`tests` and `bench` split the run in two for hosts that limit one command's duration.)
+# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|tests1|tests2|bench] [KernelBench task root]
+# (`tests` and `bench` split the run in two for hosts that limit one command's duration; `tests1`
+# (everything but the adversarial folder) and `tests2` (the adversarial folder) split `tests`.)
 # Server-side wheels the host lacks may sit in .whl/ (see ../shared/gpu/wheels.sh). Logs go to
 # $OUT when it is set.
 set -uo pipefail
@@ -17,15 +18,24 @@ KB=${2:-}
 LOGS=${OUT:-/tmp}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)"
+GPU_TESTS="tests/test_gpu.py tests/test_worker_operations.py tests/test_timing_gpu.py
+  tests/test_fused_compare.py tests/test_perturb.py tests/test_construction_guard.py"
+case "$PHASE" in
+  tests1) SELECT=(-k "not adversarial") ;;
+  tests2) SELECT=(tests/test_gpu.py -k "adversarial or clean") GPU_TESTS="" ;;
+  *) SELECT=() ;;
+esac
 if [ "$PHASE" != bench ]; then
   echo "== GPU tests"
-  python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py tests/test_worker_operations.py \
-    tests/test_timing_gpu.py tests/test_fused_compare.py tests/test_perturb.py \
-    --timeout 900 -rfE 2>&1 | tee "$LOGS/gpu-tests.log" | grep -E "^(FAILED|ERROR)|passed|failed" | cut -c1-300 | head -40
+  # shellcheck disable=SC2086
+  python3 -m pytest -q -p no:cacheprovider -m gpu $GPU_TESTS "${SELECT[@]}" \
+    --timeout 900 -rfE 2>&1 | tee "$LOGS/gpu-tests-$PHASE.log" | grep -E "^(FAILED|ERROR)|passed|failed" | cut -c1-300 | head -40
+fi
+if [ "$PHASE" = tests ] || [ "$PHASE" = tests1 ] || [ "$PHASE" = all ]; then
   echo "== CPU-side suites on this host (guard rules, validation)"
   python3 -m pytest -q -p no:cacheprovider tests/test_worker_operations.py tests/test_worker_validation.py 2>&1 | tail -1
 fi
-if [ "$PHASE" != tests ]; then
+if [ "$PHASE" = all ] || [ "$PHASE" = bench ]; then
   echo "== server smoke test (gpu evaluator, loopback)"
   python3 bench/server_smoke.py 2>&1 | tail -8
   echo "== benchmark"

@@ -1,0 +1,108 @@
+"""The construction guard: the submission's import and ModelNew's construction may not open host
+views of tensor memory, while torch's own modules that need one for themselves still build.
+
+Each case imports a real file standing in for the submission, through the loader the pipeline
+uses, and builds its ModelNew as the pipeline does.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from server.evaluation.loading import build_models, load_candidate
+from server.evaluation.stages import StageFailure
+
+REFERENCE = """
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.relu(x)
+
+def get_inputs():
+    return [torch.rand(8, 8)]
+
+def get_init_inputs():
+    return []
+"""
+
+
+def _reference(tmp_path):
+    from server.evaluation.loading import load_reference
+    return load_reference(REFERENCE, str(tmp_path))
+
+
+def _build(tmp_path, source: str, device: str):
+    candidate, path = load_candidate(source, str(tmp_path), "triton", torch.device(device))
+    return build_models(_reference(tmp_path), candidate, path, torch.device(device))[1]
+
+
+NUMPY_VIEW_IN_INIT = """
+import torch
+import torch.nn as nn
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.buf = torch.zeros(8)
+        self.view = self.buf.numpy()
+
+    def forward(self, x):
+        return x
+"""
+
+LSTM_WEIGHTS_IN_INIT = """
+import torch
+import torch.nn as nn
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        # its weights, for kernels of the submission's own; moving it flattens them
+        self.lstm = nn.LSTM(16, 32, num_layers=2, batch_first=True).to({device!r})
+
+    def forward(self, x):
+        return x
+"""
+
+
+def test_a_numpy_view_made_in_init_is_refused(tmp_path):
+    with pytest.raises(StageFailure) as failure:
+        _build(tmp_path, NUMPY_VIEW_IN_INIT, "cpu")
+    assert failure.value.error_class == "forbidden_op"
+    assert "numpy" in failure.value.feedback and "building ModelNew" in failure.value.feedback
+
+
+def test_a_storage_view_opened_at_import_is_refused(tmp_path):
+    source = "import torch\nBUF = torch.zeros(4).untyped_storage()\n" + NUMPY_VIEW_IN_INIT
+    with pytest.raises(StageFailure) as failure:
+        load_candidate(source, str(tmp_path), "triton", torch.device("cpu"))
+    assert failure.value.error_class == "forbidden_op"
+    assert "untyped_storage" in failure.value.feedback
+    assert "importing your module" in failure.value.feedback
+
+
+def test_an_lstm_built_in_init_is_accepted_on_cpu(tmp_path):
+    model = _build(tmp_path, LSTM_WEIGHTS_IN_INIT.format(device="cpu"), "cpu")
+    assert isinstance(model.lstm, torch.nn.LSTM)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_an_lstm_moved_to_the_gpu_in_init_is_accepted(tmp_path):
+    """On the GPU, moving an LSTM flattens its weights (cuDNN), which reads their data_ptr from
+    torch's rnn module: that exit is torch's own, not the submission's."""
+    model = _build(tmp_path, LSTM_WEIGHTS_IN_INIT.format(device="cuda"), "cuda")
+    assert model.lstm.weight_ih_l0.is_cuda
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_an_lstm_built_on_cpu_and_moved_by_the_loader_is_accepted(tmp_path):
+    model = _build(tmp_path, LSTM_WEIGHTS_IN_INIT.format(device="cpu"), "cuda")
+    assert model.lstm.weight_hh_l1.is_cuda
