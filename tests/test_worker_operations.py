@@ -17,7 +17,7 @@ import triton
 import triton.language as tl
 
 from server.evaluation.guard import (
-    ALLOWED_OP_NAMES, ARITHMETIC, DTYPE, OFF_DEVICE, SCALAR, DispatchGuard, ForbiddenOperation,
+    ALLOWED_OP_NAMES, ARITHMETIC, CALLBACK, DTYPE, OFF_DEVICE, SCALAR, DispatchGuard, ForbiddenOperation,
     autotune_configs_pruned, install_interpreter_hooks, reset_autotune_record)
 
 needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
@@ -35,6 +35,11 @@ def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     mask = offs < n
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask),
              mask=mask)
+
+
+def failing(x_ptr, n, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    assert n < 0, "a message that could carry values"
 
 
 def block_of(out_ptr, n, BLOCK: tl.constexpr):
@@ -323,3 +328,101 @@ def test_pinned_host_memory_is_refused(pin):
         with guard:
             pin()
     assert err.value.reason == OFF_DEVICE
+
+
+# ---- code of the submission's that torch calls back while a guard handler runs ----
+# The static check refuses defining these protocols; the guard's watch is the second line.
+
+CALLBACKS = """\
+    import torch
+
+    class Number:
+        def __init__(self, x, out):
+            self.x, self.out = x, out
+
+        def __float__(self):
+            self.out.copy_(torch.relu(self.x))  # the guard's modes are off here
+            return 0.0
+
+        def __index__(self):
+            self.out.copy_(torch.relu(self.x))
+            return 0
+
+    def through_tensor_constructor(x, out):
+        try:
+            torch.tensor([Number(x, out)], dtype=torch.float32)
+        except Exception:
+            pass
+        return out
+
+    def through_an_index(x, out):
+        try:
+            out[Number(x, out)]
+        except Exception:
+            pass
+        return out
+    """
+
+
+@pytest.mark.parametrize("route", ["through_tensor_constructor", "through_an_index"])
+def test_code_called_back_from_inside_torch_is_refused(tmp_path, route):
+    """torch.tensor converts a number with the dispatch key excluded (inside the function mode's
+    handler on the cpu evaluator), and indexing converts an index inside that handler: the
+    submission's frame starting there is refused, and the refusal sticks although the
+    submission caught it."""
+    module, path = _candidate(tmp_path, CALLBACKS)
+    x = torch.randn(64)
+    out = torch.zeros_like(x)
+    guard = DispatchGuard("cpu", path)
+    with guard:
+        getattr(module, route)(x, out)
+    assert guard.violation is not None and guard.violation.reason == CALLBACK
+    assert guard.violation.location.startswith(("line 7:", "line 11:"))  # the def it started
+
+
+@pytest.mark.gpu
+@needs_cuda
+def test_an_index_converted_on_the_gpu_runs_under_the_dispatch_mode(tmp_path):
+    """Without a function mode (CUDA) torch converts an index before dispatch, with the dispatch
+    mode on the stack: the torch work inside is refused as such. (torch.tensor's conversion
+    excludes the dispatch key: defining the protocol is refused statically, and kernel
+    provenance sees any device work it would do.)"""
+    module, path = _candidate(tmp_path, CALLBACKS)
+    x = torch.randn(64, device="cuda")
+    out = torch.zeros_like(x)
+    guard = DispatchGuard("cuda", path)
+    with guard:
+        module.through_an_index(x, out)
+    assert guard.violation is not None and guard.violation.reason == ARITHMETIC
+    assert not (out > 0).any()
+
+
+def test_interpreter_launch_arguments_are_plain(tmp_path):
+    """A list argument reaches the kernel as it is (a channel out of the body), and a tensor's own
+    `untyped_storage` attribute would run while the interpreter's argument handling is paused."""
+    install_interpreter_hooks()
+    kernel = interpreted(add)
+    x, y, out = torch.randn(64), torch.randn(64), torch.empty(64)
+    guard = DispatchGuard("cpu")
+    with pytest.raises(ForbiddenOperation) as err, guard:
+        kernel[(1,)](x, y, out, [64], BLOCK=64)
+    assert "a list" in str(err.value)
+    shadowed = torch.randn(64)
+    shadowed.untyped_storage = lambda: torch.relu(x).untyped_storage()
+    guard = DispatchGuard("cpu")
+    with pytest.raises(ForbiddenOperation) as err, guard:
+        kernel[(1,)](shadowed, y, out, 64, BLOCK=64)
+    assert "its own `untyped_storage`" in str(err.value)
+
+
+def test_a_kernel_failure_sticks_when_the_submission_catches_it():
+    install_interpreter_hooks()
+
+    kernel = interpreted(failing)
+    guard = DispatchGuard("cpu")
+    with guard:
+        try:
+            kernel[(1,)](torch.empty(16), 16, BLOCK=16)
+        except Exception:  # noqa: BLE001 - the submission's catch
+            pass
+    assert guard.violation is None and "could carry values" in str(guard.kernel_error)

@@ -30,7 +30,7 @@ def items_of(out) -> list:
     """A forward's result as a list, read without running any of its code: only an exact tuple or
     list is taken apart (a subclass's `__iter__` would run the submission's code wherever the
     evaluator reads the result: outside the guard and the timed interval)."""
-    return list(out) if type(out) in (tuple, list) else [out]
+    return list(out) if type(out) is tuple or type(out) is list else [out]  # `in` runs a metaclass's __eq__
 
 
 def output_items(out) -> list | None:

@@ -43,6 +43,7 @@ OFF_DEVICE = "copy off the evaluation device"
 DTYPE = "dtype conversion"
 KERNEL_ARG = "not a plain tensor or scalar"
 SUBCLASS = "tensor subclass"
+CALLBACK = "your code called back from inside torch"
 
 _ALLOWED_HERE = ("Inside forward only allocations, views/reshapes/permutes/contiguous and "
                  "device-local copies are allowed")
@@ -54,9 +55,12 @@ HINTS = {
                 f"printing, storages or raw pointers). {_ALLOWED_HERE}; compute in your Triton "
                 f"kernel.",
     DTYPE: "dtype conversion is computation; do it in your kernel.",
-    KERNEL_ARG: "Pass your kernels plain tensors and plain Python scalars, not objects that "
-                "imitate them.",
+    KERNEL_ARG: "Pass your kernels plain tensors (no attributes of their own), plain Python "
+                "scalars and tuples of them, not lists or objects that imitate them.",
     SUBCLASS: "Tensor subclasses intercept torch operations; use plain tensors.",
+    CALLBACK: "While torch runs an operation (or Triton's interpreter converts kernel "
+              "arguments) the guard's checks are off, so no code of yours may run inside it: "
+              "pass plain numbers, tuples, lists and tensors, and compute in your Triton kernel.",
 }
 
 # aten overload packets that forward may use freely. Composite ops (reshape, contiguous,
@@ -132,7 +136,11 @@ class _PauseState(threading.local):
 
 
 _pause_state = _PauseState()
-_PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
+
+
+def _is_plain_tensor(t) -> bool:
+    """By identity: `type(t) in (...)` would run a metaclass's `__eq__`."""
+    return type(t) is torch.Tensor or type(t) is torch.nn.Parameter
 
 
 class _ActiveGuards(threading.local):
@@ -249,12 +257,16 @@ class _DispatchCheck(TorchDispatchMode):
                 # Pinned host memory is addressable by device kernels: a kernel could stage the
                 # input there for host-side torch to compute on, past the host-only exemption.
                 guard._refuse(str(func), OFF_DEVICE)
-            if any(type(t) not in _PLAIN_TENSORS for t in _tensors(args, kwargs)):
+            if not all(_is_plain_tensor(t) for t in _tensors(args, kwargs)):
                 # A subclass's own __torch_dispatch__ would run next, with this mode off the stack.
                 guard._refuse(str(func), SUBCLASS)
             reason = _rule(func)(guard.device_type, args, kwargs)
             if reason and not (guard.device_type != "cpu" and _host_only(args, kwargs)):
                 guard._refuse(str(func), reason)
+        if self.guard.device_type == "cpu":
+            return _unattended(self.guard, func, args, kwargs)
+        # On a GPU, device work done in such a callback launches kernels that kernel provenance
+        # sees; the watch would cost every aten op of every forward a few microseconds.
         return func(*args, **kwargs)
 
 
@@ -269,7 +281,22 @@ class _EscapeCheck(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if func in self.escapes and not _pause_state.depth and not _alignment_check(func):
             self.guard._refuse(_escape_name(func), OFF_DEVICE)
-        return func(*args, **(kwargs or {}))
+        return _unattended(self.guard, func, args, kwargs or {})
+
+
+def _unattended(guard: "DispatchGuard", func, args, kwargs):
+    """func(*args, **kwargs) while a guard mode's handler runs it: that mode is off the stack
+    then, and torch may call back into Python (a number's `__float__` inside `torch.tensor`, an
+    index's `__index__`, a symbolic size's methods, some with the dispatch key excluded), so a
+    profile hook records a violation for any frame of the submission's file that starts
+    meanwhile. It does not raise: the interpreter would then unset the hook on the submission's
+    behalf, which the audit hook charges to it as tampering."""
+    previous = sys.getprofile()
+    sys.setprofile(guard._watch)
+    try:
+        return func(*args, **kwargs)
+    finally:
+        sys.setprofile(previous)
 
 
 # Outside forward (the submission's import and ModelNew's construction) no dispatch check runs:
@@ -344,7 +371,16 @@ class DispatchGuard:
         self.candidate_file = candidate_file
         self._files = {candidate_file, os.path.abspath(candidate_file)} if candidate_file else set()
         self.violation: ForbiddenOperation | None = None
+        self.kernel_error: BaseException | None = None  # a kernel's failure, even if caught
         self._entered: list[list] = []
+        files = frozenset(self._files)
+
+        def watch(frame, event, arg):
+            if event == "call" and self.violation is None and frame.f_code.co_filename in files:
+                line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+                self.violation = ForbiddenOperation(f"`{frame.f_code.co_name}`", CALLBACK,
+                                                    f"line {frame.f_lineno}: `{line}`")
+        self._watch = watch
 
     def __enter__(self) -> "DispatchGuard":
         _active.stack.append(self)
@@ -423,6 +459,7 @@ def install_interpreter_hooks() -> None:
     _wrap_once(interpreter.FunctionRewriter, "_find_def", _def_line_of_the_function)
     _wrap_once(interpreter.FunctionRewriter, "_compile_and_exec", _exec_apart)
     _wrap_once(interpreter.InterpretedFunction, "rewrite", _rewritten_here)
+    _wrap_once(interpreter.GridExecutor, "__call__", _sticky_kernel_failures)
 
 
 def _def_line_of_the_function(original):
@@ -478,34 +515,64 @@ def _wrap_once(cls, name: str, make) -> None:
 def _paused_launch(original):
     def launch(self, *args, **kwargs):
         # The pause must not cover the candidate's own code: check what the interpreter converts
-        # (the launch's positional arguments and its keyword dictionary).
-        _check_launch_args([a for a in args if isinstance(a, (list, tuple))],
+        # (the launch's positional arguments and its keyword dictionary), and watch for it.
+        _check_launch_args([x for a in args if isinstance(a, (list, tuple)) for x in a],
                            {k: v for a in args if isinstance(a, dict) for k, v in a.items()})
-        with _paused():
-            return original(self, *args, **kwargs)
+        return _paused_unattended(original, (self, *args), kwargs)
     return launch
 
 
 def _paused_call(original):
     def call(*args, **kwargs):
         _check_launch_args(args, kwargs)
-        with _paused():
-            return original(*args, **kwargs)
+        return _paused_unattended(original, args, kwargs)
     return call
+
+
+def _paused_unattended(original, args, kwargs):
+    guard = _active_guard()
+    with _paused():
+        if guard is None:
+            return original(*args, **kwargs)
+        return _unattended(guard, original, args, kwargs)
+
+
+def _sticky_kernel_failures(original):
+    """A kernel that fails in the interpreter fails the step even when the submission catches
+    the error: its message (an assertion's, a formatted value's) carries the kernel's data to
+    host code, one launch at a time."""
+    def run(self, *args, **kwargs):
+        try:
+            return original(self, *args, **kwargs)
+        except Exception as exc:
+            guard = _active_guard()
+            if guard is not None and guard.kernel_error is None:
+                guard.kernel_error = exc
+            raise
+    return run
 
 
 _PLAIN_ARGS = (bool, int, float, str, type(None))
 
 
-def _launch_arg_problem(arg, depth: int = 0) -> str | None:
+def _launch_arg_problem(arg, depth: int = 0, in_triton: bool = False) -> str | None:
     """Kernel arguments the interpreter may convert with checks paused: plain tensors and
     parameters, plain scalars, dtypes and Triton's own objects. Anything else (an object with a `data_ptr` or
     `untyped_storage` of its own, an int subclass) would run the candidate's code unguarded."""
     kind = type(arg)
-    if kind in (torch.Tensor, torch.nn.Parameter) or kind in _PLAIN_ARGS or isinstance(arg, torch.dtype):
+    if kind is torch.Tensor or kind is torch.nn.Parameter:  # identity: `in` runs __eq__
+        # an instance attribute shadows a method the interpreter calls with checks paused
+        # (`t.untyped_storage = hook`)
+        own = object.__getattribute__(arg, "__dict__")
+        shadowed = next((name for name in own if hasattr(kind, name)), None)
+        return f"a tensor with its own `{shadowed}`" if shadowed else None
+    if any(kind is plain for plain in _PLAIN_ARGS) or isinstance(arg, torch.dtype):
         return None
-    if kind in (tuple, list, torch.Size) and depth < 4:
-        return _first_problem(arg, depth)
+    if (kind is tuple or kind is torch.Size or (kind is list and in_triton)) and depth < 4:
+        # not lists as arguments: the interpreter hands a list to the kernel as it is, where the
+        # body (or a grid callable, after this check) could fill it with values or functions
+        # (a tensor descriptor's shape and strides are lists, rebuilt into Triton values)
+        return _first_problem(arg, depth, in_triton)
     if _triton_class(kind) and depth < 4:
         # A tensor descriptor is rebuilt (and `__post_init__` compares its shape and padding)
         # with checks paused, so every field must be plain too, not only its base tensor.
@@ -513,12 +580,12 @@ def _launch_arg_problem(arg, depth: int = 0) -> str | None:
             fields = object.__getattribute__(arg, "__dict__")
         except AttributeError:
             return None  # no instance state to hold the candidate's objects
-        return _first_problem(list(dict.values(fields)), depth)
+        return _first_problem(list(dict.values(fields)), depth, in_triton=True)
     return f"a {kind.__name__}"
 
 
-def _first_problem(args, depth: int) -> str | None:
-    return next((p for p in (_launch_arg_problem(a, depth + 1) for a in args) if p), None)
+def _first_problem(args, depth: int, in_triton: bool = False) -> str | None:
+    return next((p for p in (_launch_arg_problem(a, depth + 1, in_triton) for a in args) if p), None)
 
 
 def _triton_class(kind: type) -> bool:

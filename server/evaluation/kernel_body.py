@@ -36,10 +36,13 @@ def _fail(feedback: str):
     raise StageFailure(STATIC_CHECK, "format_violation", feedback)
 
 
-def kernel_globals(tree: ast.Module, aliases: dict[str, str], jitted: set[str]) -> set[str]:
+def kernel_globals(tree: ast.Module, aliases: dict[str, str], jitted: list[ast.FunctionDef]) -> set[str]:
     """Names a kernel may read besides its own: Triton (and math) imports, jit functions,
     constants, and the builtins in KERNEL_BUILTINS. A module-level name is allowed only if every
-    module-level binding of it is one of these (so rebinding `tl` or `range` takes it away)."""
+    module-level binding of it is one of these (so rebinding `tl` or `range` takes it away); a
+    function is judged by its own decorators, not by its name (a plain `def` of a kernel's name
+    after the kernel is the plain function at run time)."""
+    jitted_ids = {id(fn) for fn in jitted}
     bindings: dict[str, list] = {}  # name -> [True | False | the assigned value]
 
     def bind(name: str, allowed):
@@ -52,7 +55,7 @@ def kernel_globals(tree: ast.Module, aliases: dict[str, str], jitted: set[str]) 
                 module = aliases.get(name, "")
                 bind(name, module in KERNEL_MODULES or module.startswith("triton.language."))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bind(node.name, node.name in jitted and isinstance(node, ast.FunctionDef))
+            bind(node.name, id(node) in jitted_ids)
         elif isinstance(node, ast.Global):
             for name in node.names:
                 bind(name, False)
@@ -174,6 +177,11 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
                   "triton.language, a @triton.jit function or a module-level constant; a kernel "
                   "body may use only those, its own parameters and locals, and "
                   f"{', '.join(sorted(KERNEL_BUILTINS))}")
+    for node in body:  # after the rules above, whose messages say more about a global's call
+        if isinstance(node, ast.Call) and not isinstance(node.func, (ast.Name, ast.Attribute)):
+            _fail(f"line {node.lineno}: the kernel `{fn.name}` calls a computed value (`f[0](...)`, "
+                  "`f()(...)`); kernels call functions by name: @triton.jit functions, "
+                  "triton.language and methods of their own values")
 
 
 # Where what a kernel reads may be defined: Triton's interpreter (the cpu evaluator) replaces

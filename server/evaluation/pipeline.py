@@ -399,8 +399,19 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
                                + describe_exception(exc, file)) from None
     if guard.violation is not None:
         raise StageFailure(CORRECTNESS, "forbidden_op", str(guard.violation))
+    _check_no_kernel_failure(guard, CORRECTNESS)
     check_returned(inputs, out, CORRECTNESS, label)
     return out
+
+
+def _check_no_kernel_failure(guard: DispatchGuard, stage: str) -> None:
+    """A kernel failed in the interpreter and forward caught the error and went on: its message
+    could carry the kernel's values to host code, so the failure stands (cpu evaluator)."""
+    if guard.kernel_error is not None:
+        raise StageFailure(COMPILE if stage == CORRECTNESS else stage, "compile_error",
+                           "your Triton kernel failed, and your code caught the error and went "
+                           "on (a kernel that fails fails the step): "
+                           + describe_exception(guard.kernel_error, guard.candidate_file))
 
 
 def check_returned(inputs: list, out, stage: str, label: str) -> None:
@@ -527,6 +538,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
                                + describe_exception(exc, guard.candidate_file)) from None
     if guard.violation is not None:
         raise StageFailure(TIMING, "forbidden_op", str(guard.violation))
+    _check_no_kernel_failure(guard, TIMING)
     hooks_spent = result.defence_seconds - hooks_before  # inside the timed loop's wall time
     with _defence(result, "integrity"):
         _check_integrity(snap, TIMING)

@@ -271,6 +271,26 @@ FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(
     ("rewritten_fn", "rewriter", "pre_run_hooks", "add_pre_run_hook", "handle"),
     "Triton's interpreter's own machinery runs code no rule read; launch your kernels as "
     "`kernel[grid](...)`"))
+# A raw view of memory: storages hand out addresses that numpy's interface dicts
+# (stride_tricks.DummyArray) map for host code; symbolic sizes run their Python methods inside
+# aten's kernels, past both guard modes.
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("DummyArray", "ctypeslib"), _SHARED_MEMORY))
+_SYMBOLIC = ("symbolic sizes call their Python methods from inside torch's kernels, where no "
+             "guard runs; use plain ints")
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("SymInt", "SymFloat", "SymBool", "SymNode"), _SYMBOLIC))
+
+
+def forbidden_attribute(name: str) -> str | None:
+    """Why an attribute (or imported) name is refused: FORBIDDEN_ATTRIBUTES and every torch
+    storage class (`UntypedStorage`, `FloatStorage`, ...). (torch's `sym_*` functions are
+    refused by their dotted name, in _forbidden_reason: `self.sym_table` is the file's own.)"""
+    if name in FORBIDDEN_ATTRIBUTES:
+        return FORBIDDEN_ATTRIBUTES[name]
+    if name.endswith("Storage") and name[:1].isupper():
+        return _SHARED_MEMORY
+    return None
+
+
 FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(
     ("redirect_stdout", "redirect_stderr", "printoptions", "set_printoptions",
      "set_string_function"), "capturing printed output (or formatting it element by element) "
@@ -297,6 +317,16 @@ MAGIC_METHODS = {
     "__instancecheck__": _INTROSPECTION,
     "__subclasscheck__": _INTROSPECTION,
 }
+# torch calls these while it converts a value (a number inside `torch.tensor([...])`, an index,
+# a sequence's items), some of them with its dispatch checks off: code in them ran unguarded.
+_CONVERSION = ("torch calls it while converting a value, where no guard runs; pass plain "
+               "numbers, tuples, lists and tensors")
+MAGIC_METHODS.update(dict.fromkeys(
+    ("__float__", "__int__", "__index__", "__complex__", "__bool__", "__trunc__", "__floor__",
+     "__ceil__", "__round__", "__len__", "__length_hint__", "__getitem__", "__iter__", "__next__",
+     "__reversed__", "__contains__", "__array__", "__array_interface__", "__array_struct__",
+     "__array_priority__", "__array_wrap__", "__buffer__", "__release_buffer__", "__dlpack__",
+     "__dlpack_device__", "__cuda_array_interface__", "__fspath__"), _CONVERSION))
 
 JIT_DECORATORS = {"triton.jit"}
 WRAPPING_DECORATORS = {"triton.autotune", "triton.heuristics"}
@@ -519,6 +549,8 @@ def _forbidden_reason(name: str, language: str) -> str | None:
     for prefix, reason in FORBIDDEN_NAMES.items():
         if name == prefix or name.startswith(prefix + "."):
             return reason
+    if name.startswith("torch.sym_"):
+        return _SYMBOLIC
     return None
 
 
@@ -612,15 +644,18 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
                 _fail(f"{where(node)}: relative imports are not allowed in a single-file submission")
             for a in node.names:
                 _reject_name(f"{node.module}.{a.name}", language, node)
+                if forbidden_attribute(a.name):  # under an alias no Name rule would match
+                    _fail(f"{where(node)}: importing `{a.name}` is not allowed: "
+                          f"{forbidden_attribute(a.name)}")
             _check_import_allowed(node.module or "", node)
         elif isinstance(node, ast.keyword) and node.arg == "pin_memory":
             _fail(f"{where(node.value)}: `pin_memory=` is not allowed: {_SHARED_MEMORY}")
         elif isinstance(node, (ast.Attribute, ast.Name)):
-            if isinstance(node, ast.Name) and node.id in FORBIDDEN_ATTRIBUTES:  # __builtins__ etc.
-                _fail(f"{where(node)}: `{node.id}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.id]}")
-            if (isinstance(node, ast.Attribute) and node.attr in FORBIDDEN_ATTRIBUTES
+            if isinstance(node, ast.Name) and forbidden_attribute(node.id):  # __builtins__ etc.
+                _fail(f"{where(node)}: `{node.id}` is not allowed: {forbidden_attribute(node.id)}")
+            if (isinstance(node, ast.Attribute) and forbidden_attribute(node.attr)
                     and not (node.attr == "__class__" and id(node) in named)):
-                _fail(f"{where(node)}: `.{node.attr}` is not allowed: {FORBIDDEN_ATTRIBUTES[node.attr]}")
+                _fail(f"{where(node)}: `.{node.attr}` is not allowed: {forbidden_attribute(node.attr)}")
             # Whole chains only (`a.b.c`, not also `a.b`): a forbidden prefix still matches, and a
             # few exact names below a forbidden prefix can be allowed.
             if root(node) in aliases and id(node) not in inner:  # local names that shadow modules are fine
@@ -853,7 +888,7 @@ def _check_dynamic_attribute(node: ast.Call) -> None:
     if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and not name.value.startswith("_")):
         _fail(f"{where(node)}: `{node.func.id}` needs a literal, public attribute name "
               "(no computed or underscore names)")
-    if name.value in FORBIDDEN_ATTRIBUTES or name.value in FORBIDDEN_BUILTINS or name.value in RUNNERS:
+    if forbidden_attribute(name.value) or name.value in FORBIDDEN_BUILTINS or name.value in RUNNERS:
         _fail(f"{where(node)}: `{node.func.id}(..., {name.value!r})` is not allowed: {_INTROSPECTION}")
 
 
@@ -893,9 +928,19 @@ def _check_magic_methods(tree: ast.Module) -> None:
                       "(`\"torch.Tensor\"`, `\"Optional[int]\"`) are not allowed: evaluated later, "
                       "they are code the static check cannot read")
     for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in MAGIC_METHODS:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in MAGIC_METHODS:
             _fail(f"line {node.lineno}: defining `{node.name}` is not allowed: {MAGIC_METHODS[node.name]}")
+        # bound any other way in a class body: `for __float__ in ...`, `import f as __index__`
+        bound = (node.id if isinstance(node, ast.Name) else node.asname if isinstance(node, ast.alias)
+                 else node.arg if isinstance(node, ast.arg) else None)
+        if bound in MAGIC_METHODS:
+            _fail(f"{where(node)}: the name `{bound}` is not allowed: {MAGIC_METHODS[bound]}")
         if isinstance(node, ast.ClassDef):
+            if any(k.arg == "metaclass" for k in node.keywords) or any(
+                    isinstance(b, ast.Name) and b.id == "type" for b in node.bases):
+                _fail(f"line {node.lineno}: metaclasses are not allowed: a class's `__eq__` or "
+                      f"`__instancecheck__` would run wherever the evaluator compares types "
+                      f"({_INTROSPECTION})")
             for stmt in node.body:
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
                 for t in targets:
@@ -948,7 +993,7 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
     kernels, autotuned = [], False
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     jitted = [fn for fn in functions if any(d in JIT_DECORATORS for d in _decorator_names(fn, aliases))]
-    allowed_globals = kernel_globals(tree, aliases, {fn.name for fn in jitted})
+    allowed_globals = kernel_globals(tree, aliases, jitted)
     for fn in jitted:
         kernels.append(fn.name)
         autotuned |= any(d in WRAPPING_DECORATORS for d in _decorator_names(fn, aliases))

@@ -1,6 +1,6 @@
 # task: level1/19_ReLU
-# expect: not_a_tensor
-# why: returns a list subclass whose __iter__ computes the result with torch.relu when the evaluator reads it: outside the dispatch guard and after the timer's end event; results must be a tensor or an exact tuple/list of plain tensors
+# expect: format_violation
+# why: returns a list subclass whose __iter__ computes the result with torch.relu when the evaluator reads it: outside the dispatch guard and after the timer's end event; results must be a tensor or an exact tuple/list of plain tensors (checked at run time: not_a_tensor), and defining `__iter__` is now refused statically
 import torch
 import torch.nn as nn
 import triton
