@@ -367,9 +367,9 @@ CALLBACKS = """\
 @pytest.mark.parametrize("route", ["through_tensor_constructor", "through_an_index"])
 def test_code_called_back_from_inside_torch_is_refused(tmp_path, route):
     """torch.tensor converts a number with the dispatch key excluded (inside the function mode's
-    handler on the cpu evaluator), and indexing converts an index inside that handler: the
-    submission's frame starting there is refused, and the refusal sticks although the
-    submission caught it."""
+    handler on the cpu evaluator), and indexing converts an index inside that handler: an object
+    torch would convert through its methods is refused before the call, and the refusal sticks
+    although the submission caught it."""
     module, path = _candidate(tmp_path, CALLBACKS)
     x = torch.randn(64)
     out = torch.zeros_like(x)
@@ -377,7 +377,88 @@ def test_code_called_back_from_inside_torch_is_refused(tmp_path, route):
     with guard:
         getattr(module, route)(x, out)
     assert guard.violation is not None and guard.violation.reason == CALLBACK
-    assert guard.violation.location.startswith(("line 7:", "line 11:"))  # the def it started
+    assert "given a Number" in guard.violation.op
+    assert guard.violation.location.startswith(("line 17:", "line 24:"))  # the call
+
+
+SYMBOLIC_SIZE = """\
+    import torch
+
+    class Node:  # what torch.SymInt asks of a size node, as aten.slice asks it
+        def __init__(self, value, x, out):
+            self.value, self.x, self.out = value, x, out
+
+        def maybe_as_int(self):
+            return None
+
+        def is_int(self):
+            return True
+
+        def is_float(self):
+            return False
+
+        def is_bool(self):
+            return False
+
+        def is_nested_int(self):
+            return False
+
+        def is_constant(self):
+            return False
+
+        def is_symbolic(self):
+            return True
+
+        def has_hint(self):
+            return True
+
+        def guard_int(self, file, line):
+            self.out.copy_(torch.relu(self.x))  # inside aten.slice: both guard modes are off
+            return self.value
+
+        def int_(self):
+            return self.value
+
+    def sliced(x, out):
+        size = torch.SymInt(Node(x.shape[0], x, out))
+        try:
+            x[0:size]
+        except Exception:
+            pass
+        try:
+            torch.ops.aten.slice.Tensor(x, 0, 0, size)
+        except Exception:
+            pass
+    """
+
+
+def test_a_symbolic_size_is_refused_before_torch_and_watched_inside_an_aten_op(tmp_path):
+    """A slice's bounds are looked into before torch converts them; should an aten op get a
+    size node past the function mode, it runs the node's methods inside the dispatch mode's
+    handler, where the watch records the submission's frame."""
+    from server.evaluation.guard import _DispatchCheck
+    module, path = _candidate(tmp_path, SYMBOLIC_SIZE)
+    x, out = torch.randn(8), torch.zeros(8)
+    guard = DispatchGuard("cpu", path)
+    with guard:
+        module.sliced(x, out)
+    assert guard.violation.reason == CALLBACK and "given a SymInt" in guard.violation.op
+    guard = DispatchGuard("cpu", path)
+    with _DispatchCheck(guard):  # the dispatch mode alone
+        torch.ops.aten.slice.Tensor(x, 0, 0, torch.SymInt(module.Node(8, x, out)))
+    assert guard.violation.reason == CALLBACK and guard.violation.op.strip("`") in dir(module.Node)
+
+
+def test_plain_values_reach_torch_functions_unchanged():
+    import numpy as np
+    guard = DispatchGuard("cpu")
+    x = torch.arange(12.0).view(3, 4)
+    with guard:
+        torch.tensor([[1, 2.5], (3, True)], dtype=torch.float32)
+        x[1:3, ..., None][0]
+        torch.full((2,), np.float32(1.5))
+        torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    assert guard.violation is None
 
 
 @pytest.mark.gpu

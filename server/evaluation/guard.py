@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import functools
+import inspect
 import linecache
 import os
 import sys
@@ -60,7 +61,8 @@ HINTS = {
     SUBCLASS: "Tensor subclasses intercept torch operations; use plain tensors.",
     CALLBACK: "While torch runs an operation (or Triton's interpreter converts kernel "
               "arguments) the guard's checks are off, so no code of yours may run inside it: "
-              "pass plain numbers, tuples, lists and tensors, and compute in your Triton kernel.",
+              "pass torch plain numbers, tuples, lists, dicts and tensors (not objects it would "
+              "convert through their methods), and compute in your Triton kernel.",
 }
 
 # aten overload packets that forward may use freely. Composite ops (reshape, contiguous,
@@ -279,9 +281,49 @@ class _EscapeCheck(TorchFunctionMode):
         self.guard, self.escapes = guard, escapes
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        if func in self.escapes and not _pause_state.depth and not _alignment_check(func):
-            self.guard._refuse(_escape_name(func), OFF_DEVICE)
-        return _unattended(self.guard, func, args, kwargs or {})
+        kwargs = kwargs or {}
+        if not _pause_state.depth:
+            if func in self.escapes and not _alignment_check(func):
+                self.guard._refuse(_escape_name(func), OFF_DEVICE)
+            foreign = _foreign_value((args, kwargs))
+            if foreign:
+                self.guard._refuse(f"{_function_name(func)} given {foreign}", CALLBACK)
+        return _unattended(self.guard, func, args, kwargs)
+
+
+def _function_name(func) -> str:
+    return getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or repr(func)
+
+
+# What may cross into a torch function on the cpu evaluator, by exact type: torch converts
+# anything else through its protocols (a UserList's `data`, a defaultdict's factory built from
+# C callables, no frame of the submission's own) inside this mode's handler, with the mode off.
+_PLAIN_VALUE_TYPES = {id(t): t for t in (
+    int, float, bool, complex, str, bytes, type(None), type(Ellipsis), range,
+    torch.Tensor, torch.nn.Parameter, torch.Size, torch.dtype, torch.device, torch.layout,
+    torch.memory_format, torch.Generator)}
+
+
+def _numpy_scalars() -> None:
+    import numpy as np
+    _PLAIN_VALUE_TYPES.update({id(t): t for t in set(np.sctypeDict.values())})
+
+
+_numpy_scalars()
+
+
+def _foreign_value(value, depth: int = 0) -> str | None:
+    """The type name of the first value (looked into lists, tuples and dicts) that is not plain."""
+    kind = type(value)
+    if kind is slice:  # its bounds are converted through __index__
+        return _foreign_value((value.start, value.stop, value.step), depth + 1)
+    if id(kind) in _PLAIN_VALUE_TYPES:
+        return None
+    if (kind is list or kind is tuple) and depth < 8:
+        return next((f for f in (_foreign_value(v, depth + 1) for v in value) if f), None)
+    if kind is dict and depth < 8:
+        return next((f for f in (_foreign_value(v, depth + 1) for v in dict.values(value)) if f), None)
+    return f"a {kind.__name__}"
 
 
 def _unattended(guard: "DispatchGuard", func, args, kwargs):
@@ -459,7 +501,7 @@ def install_interpreter_hooks() -> None:
     _wrap_once(interpreter.FunctionRewriter, "_find_def", _def_line_of_the_function)
     _wrap_once(interpreter.FunctionRewriter, "_compile_and_exec", _exec_apart)
     _wrap_once(interpreter.InterpretedFunction, "rewrite", _rewritten_here)
-    _wrap_once(interpreter.GridExecutor, "__call__", _sticky_kernel_failures)
+    _wrap_once(interpreter.GridExecutor, "__call__", _interpreted_launch)
 
 
 def _def_line_of_the_function(original):
@@ -537,18 +579,31 @@ def _paused_unattended(original, args, kwargs):
         return _unattended(guard, original, args, kwargs)
 
 
-def _sticky_kernel_failures(original):
-    """A kernel that fails in the interpreter fails the step even when the submission catches
-    the error: its message (an assertion's, a formatted value's) carries the kernel's data to
-    host code, one launch at a time."""
+def _interpreted_launch(original):
+    """One interpreted launch, on two conditions:
+    - a grid callable runs first, on the launch's own arguments (as Triton passes them on a
+      GPU), not inside the launch: there the interpreter has patched triton.language for the
+      kernel, and host code called `tl.load` on the converted pointer and read the block's values
+      as text (`str` of a tl.tensor is its numpy array);
+    - a kernel that fails fails the step even when the submission catches the error: its message
+      (an assertion's, a formatted value's) carries the kernel's data to host code, one launch at
+      a time."""
     def run(self, *args, **kwargs):
+        grid = self.grid
         try:
+            if callable(grid):
+                names = inspect.getfullargspec(self.fn).args
+                meta = inspect.getcallargs(self.fn, *args, **{k: v for k, v in kwargs.items() if k in names})
+                made = grid(meta)
+                self.grid = made if type(made) is tuple else tuple(made)
             return original(self, *args, **kwargs)
         except Exception as exc:
             guard = _active_guard()
             if guard is not None and guard.kernel_error is None:
                 guard.kernel_error = exc
             raise
+        finally:
+            self.grid = grid
     return run
 
 

@@ -5,8 +5,9 @@
 #      evaluator inside the guard's function-mode handler, its mode popped). A collections.UserList
 #      subclass defines no protocol method of its own (those are refused statically): UserList's
 #      __len__/__getitem__ read `self.data`, a property of the file's, which runs torch.relu there.
-#      The cpu evaluator's watch refuses the file's code starting inside torch; on the GPU the
-#      relu kernel it launches is seen by kernel provenance. A decoy kernel copies the input.
+#      The cpu evaluator refuses any value but plain ones crossing into a torch function (and
+#      watches for the file's code starting inside torch); on the GPU the relu kernel it launches
+#      is seen by kernel provenance. A decoy kernel copies the input.
 import collections
 
 import torch
