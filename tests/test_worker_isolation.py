@@ -473,3 +473,15 @@ def _environment_written_past_the_rules(progress):
 def test_an_environment_setting_written_is_tampering():
     outcome = run_in_child(_environment_written_past_the_rules, "compile", LIMITS, 4.0)
     assert outcome.payload == {"changed": ["os.environ (torch, Triton, CUDA and build settings)"]}
+
+
+def test_evaluator_code_changed_in_place_is_tampering(monkeypatch):
+    """A function rewritten in place (`fn.__code__ = ...`, as an extension's native import once
+    did to provenance.foreign_kernels) keeps its identity; its code's identity does not."""
+    from server.evaluation import integrity, provenance
+    snap, bindings = integrity.snapshot(), integrity.Bindings()
+    assert bindings.unchanged() and integrity.snapshot() == snap
+    monkeypatch.setattr(provenance.foreign_kernels, "__code__", (lambda seen, own: []).__code__)
+    assert not bindings.unchanged()
+    changed = [k for k, v in integrity.snapshot().items() if snap.get(k) != v]
+    assert changed == ["server.evaluation.provenance.foreign_kernels.__code__"]

@@ -7,6 +7,7 @@ TRITON_INTERPRET said when triton was imported. Tests marked gpu need CUDA.
 import importlib.util
 import pickle
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -386,55 +387,16 @@ def test_code_called_back_from_inside_torch_is_refused(tmp_path, route):
     assert guard.violation.location.startswith(("line 17:", "line 24:"))  # the call
 
 
-SYMBOLIC_SIZE = """\
-    import torch
+# the size node of the adversarial kernel (what torch.SymInt asks of one, as aten.slice does)
+SYMBOLIC_SIZE = (Path(__file__).parent / "kernels" / "adversarial" / "symint_node_slice.py").read_text() + """
 
-    class Node:  # what torch.SymInt asks of a size node, as aten.slice asks it
-        def __init__(self, value, x, out):
-            self.value, self.x, self.out = value, x, out
-
-        def maybe_as_int(self):
-            return None
-
-        def is_int(self):
-            return True
-
-        def is_float(self):
-            return False
-
-        def is_bool(self):
-            return False
-
-        def is_nested_int(self):
-            return False
-
-        def is_constant(self):
-            return False
-
-        def is_symbolic(self):
-            return True
-
-        def has_hint(self):
-            return True
-
-        def guard_int(self, file, line):
-            self.out.copy_(torch.relu(self.x))  # inside aten.slice: both guard modes are off
-            return self.value
-
-        def int_(self):
-            return self.value
-
-    def sliced(x, out):
-        size = torch.SymInt(Node(x.shape[0], x, out))
-        try:
-            x[0:size]
-        except Exception:
-            pass
-        try:
-            torch.ops.aten.slice.Tensor(x, 0, 0, size)
-        except Exception:
-            pass
-    """
+def sliced(x, out):
+    size = torch.SymInt(SizeNode(x.shape[0], x, out))
+    try:
+        x[0:size]
+    except Exception:
+        pass
+"""
 
 
 def test_a_symbolic_size_is_refused_before_torch_and_watched_inside_an_aten_op(tmp_path):
@@ -450,8 +412,8 @@ def test_a_symbolic_size_is_refused_before_torch_and_watched_inside_an_aten_op(t
     assert guard.violation.reason == CALLBACK and "given a SymInt" in guard.violation.op
     guard = DispatchGuard("cpu", path)
     with _DispatchCheck(guard):  # the dispatch mode alone
-        torch.ops.aten.slice.Tensor(x, 0, 0, torch.SymInt(module.Node(8, x, out)))
-    assert guard.violation.reason == CALLBACK and guard.violation.op.strip("`") in dir(module.Node)
+        torch.ops.aten.slice.Tensor(x, 0, 0, torch.SymInt(module.SizeNode(8, x, out)))
+    assert guard.violation.reason == CALLBACK and guard.violation.op.strip("`") in dir(module.SizeNode)
 
 
 def test_plain_values_reach_torch_functions_unchanged():

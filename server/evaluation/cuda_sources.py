@@ -47,6 +47,15 @@ CUDA_FORBIDDEN_TEXT = {
     "mallocmanaged": _HOST_VISIBLE, "allocmanaged": _HOST_VISIBLE, "__managed__": _HOST_VISIBLE,
     "hostalloc": _HOST_VISIBLE, "mallochost": _HOST_VISIBLE, "hostregister": _HOST_VISIBLE,
     "hostgetdevicepointer": _HOST_VISIBLE, "memadvise": _HOST_VISIBLE,
+    # libtorch's pinned allocator and pinned tensors (`torch::empty(..., pinned_memory(true))`),
+    # memory pools and physical allocations placed on the host, thrust's universal memory
+    "pinned": _HOST_VISIBLE, "pin_memory": _HOST_VISIBLE, "mempool": _HOST_VISIBLE,
+    "memlocationtypehost": _HOST_VISIBLE, "mem_location_type_host": _HOST_VISIBLE,
+    "allocationtypemanaged": _HOST_VISIBLE, "cumemcreate": _HOST_VISIBLE, "cumemmap": _HOST_VISIBLE,
+    "universal_": _HOST_VISIBLE,
+    # host code queued on a stream runs where no recorder looks
+    "launchhostfunc": "host callbacks run host code on the stream; launch kernels",
+    "streamaddcallback": "host callbacks run host code on the stream; launch kernels",
     "std::thread": "threads escape the dispatch guard", "pthread": "threads escape the dispatch guard",
     "std::async": "threads escape the dispatch guard",
     "chrono": CLOCKS_REASON, "clock": CLOCKS_REASON, "gettimeofday": CLOCKS_REASON, "elapsed": CLOCKS_REASON,
@@ -68,7 +77,7 @@ CUDA_FORBIDDEN_TEXT = {
     # ATen's DispatchStubs (`add_stub`): a kernel set there replaces aten's own for every caller
     "register_dispatch": _DISPATCHER, "register_cuda_dispatch": _DISPATCHER,
     "dispatchstub": _DISPATCHER, "dispatch_ptr": _DISPATCHER, "_stub": _DISPATCHER,
-    "pybind11::": _PYTHON, "py::": _PYTHON,
+    "pybind11": _PYTHON, "py::": _PYTHON,
 }
 # Whole words and calls the substrings above cannot name without refusing honest identifiers.
 CUDA_FORBIDDEN_PATTERNS = {
@@ -84,6 +93,18 @@ CUDA_FORBIDDEN_PATTERNS = {
     re.compile(r"#\s*line\b|__file__"): "source locations are the evaluator's to read",
     # universal character names spell identifiers letter by letter (`Libr\u0061ry`)
     re.compile(r"\\u[0-9a-f]{4}|\\u[0-9a-f]{8}"): "universal character names can spell forbidden names",
+    # names a rule matches by namespace, reached under another: `namespace th = thrust;`,
+    # `using namespace std;` then `thread t(f);`
+    re.compile(r"\bnamespace\s+\w+\s*=(?!\s*(::)?cooperative_groups\s*;)"):
+        "namespace aliases (other than of cooperative_groups) hide which library a name is from",
+    re.compile(r"\busing\s+namespace\s+(::)?(thrust|cub|pybind11|py|at|c10|torch|cuda)\b"):
+        "`using namespace` hides which library a name is from (std is fine)",
+    re.compile(r"\bthrust\b"): _VENDOR,
+    re.compile(r"(?<![.>:\w])(thread|jthread)\s+\w+\s*[({]|(?<![.>:\w])(thread|async)\s*[({]"):
+        "threads escape the dispatch guard",
+    re.compile(r"\bat::(launch|parallel_for|internal::launch)\b"): "threads escape the dispatch guard",
+    # Python reached through a hand-written module: `m.import("builtins")`, `obj.attr("exec")`
+    re.compile(r"pybind11_module|\.\s*(import|attr|eval|exec)\s*\("): _PYTHON,
 }
 # Identifiers in the code (string literals left out: words there are messages) that name libc's
 # programs, files, environment, library loading and threads, called or not: a function pointer
@@ -95,6 +116,10 @@ CUDA_FORBIDDEN_IDENTIFIERS = {
         _FILES,
     re.compile(r"\b(dl(open|mopen|sym|vsym|info|addr1?|error|close)|getenv|setenv|putenv|unsetenv)\b"):
         _FILES,
+    # reading the process's own output back (a device printf's values, captured through a pipe
+    # or a buffer of stdout's) hands a kernel's values to host code
+    re.compile(r"\b(dup[23]?|pipe2?|setv?buf|setlinebuf|read|fread|fgets|getline|v?f?scanf|fmemopen|"
+               r"open_memstream|tmpfile|fileno)\b"): _FILES,
 }
 # Renaming at the linker and code run at load: `int f(const char*) __asm__("system");` calls
 # system as f; `__attribute__((constructor))` runs before anything is checked. (Inline assembly
@@ -236,10 +261,24 @@ ALLOWED_FLAG = re.compile(
     r"|-Xptxas=-v|--ptxas-options=-v|-DNDEBUG|-fPIC|-ffast-math|-march=native|-fopenmp-simd")
 
 
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+
+
 def _check_build_argument(kw: ast.keyword, bound: dict, bindings: dict) -> None:
     if kw.arg not in LOAD_INLINE_KEYWORDS:
         _fail(f"{where(kw.value)}: load_inline's `{kw.arg}` is not allowed (the build is the "
               f"evaluator's; allowed: {', '.join(sorted(LOAD_INLINE_KEYWORDS))})")
+    if kw.arg in ("name", "functions"):
+        # torch writes both into generated files unescaped: the name into build.ninja's shell
+        # commands, each function's name and docstring into the binding's C++
+        names = kw.value.elts if kw.arg == "functions" and isinstance(kw.value, (ast.List, ast.Tuple)) \
+            else [kw.value]
+        if not all(isinstance(n, ast.Constant) and isinstance(n.value, str)
+                   and IDENTIFIER.fullmatch(n.value) for n in names):
+            _fail(f"{where(kw.value)}: load_inline's `{kw.arg}` must be "
+                  + ("a literal identifier" if kw.arg == "name" else
+                     "a literal list of function names (identifiers; no docstrings)"))
+        return
     if kw.arg not in ("extra_cflags", "extra_cuda_cflags", "extra_ldflags"):
         return
     value = kw.value
@@ -249,15 +288,22 @@ def _check_build_argument(kw: ast.keyword, bound: dict, bindings: dict) -> None:
     if flags is None or not all(isinstance(f, ast.Constant) and isinstance(f.value, str) for f in flags):
         _fail(f"{where(kw.value)}: load_inline's `{kw.arg}` must be a literal list of strings")
     for flag in flags:
-        allowed = flag.value.strip() == "" if kw.arg == "extra_ldflags" else ALLOWED_FLAG.fullmatch(flag.value.strip())
-        if not allowed:
-            _fail(f"{where(flag)}: the build flag {flag.value!r} is not allowed: flags may change "
-                  "code generation only (-O3, --use_fast_math, -arch=..., -lineinfo, ...); no "
-                  "defines, include paths or libraries")
+        problem = flag_problem(kw.arg, flag.value)
+        if problem:
+            _fail(f"{where(flag)}: {problem}")
+
+
+def flag_problem(keyword: str, flag: str) -> str | None:
+    allowed = flag.strip() == "" if keyword == "extra_ldflags" else ALLOWED_FLAG.fullmatch(flag.strip())
+    if allowed:
+        return None
+    return (f"the build flag {flag!r} is not allowed: flags may change code generation only (-O3, "
+            "--use_fast_math, -arch=..., -lineinfo, ...); no defines, include paths or libraries")
 
 
 def check_cuda_sources(source: str) -> None:
-    text = code_and_literals(source).lower()
+    # `std :: thread`, `pybind11 :: module_`: the rules spell qualified names without spaces
+    text = re.sub(r"\s*::\s*", "::", code_and_literals(source).lower())
     for needle, reason in CUDA_FORBIDDEN_TEXT.items():
         if needle in (_PY_ARG.sub(" ", text) if needle.startswith("py") else text):
             _fail_cuda(needle, reason)

@@ -102,15 +102,36 @@ def snapshot(extra: dict | None = None) -> dict[str, int]:
     for attr, value in vars(torch.nn.modules.module).items():
         if attr.startswith("_global_") and isinstance(value, dict):
             snap[f"torch.nn.modules.module.{attr}"] = len(value)
+    # The evaluator's functions changed in place keep their identity: their code and defaults
+    for fn in _evaluator_functions():
+        for part in ("__code__", "__defaults__", "__kwdefaults__"):
+            snap[f"{fn.__module__}.{fn.__qualname__}.{part}"] = id(getattr(fn, part))
     # State that changes what the reference computes or how inputs are made
     for name, value in zip(_STATE_NAMES, _state()):
         snap[name] = hash(value)
     return snap
 
 
+_CODE = operator.attrgetter("__code__", "__defaults__", "__kwdefaults__")
+
+
+def _evaluator_functions() -> list:
+    """The Python functions bound in the evaluator's own modules (`provenance.foreign_kernels`):
+    code patched in place from native code (an extension's import) keeps the function's
+    identity."""
+    return [value for name, module in list(sys.modules.items())
+            if module is not None and name.startswith(__package__ + ".")
+            for value in list(vars(module).values())
+            if type(value) is types.FunctionType and value.__module__ == name]
+
+
 def _namespace_dicts(extra: dict | None) -> list:
     """Every namespace dict the snapshot reads (and torch.nn's, where its classes are named)."""
     return [vars(ns) for _, ns, _ in _watched(extra)] + [vars(torch.nn)]
+
+
+def _same_parts(now: tuple, then: tuple) -> bool:
+    return all(map(operator.is_, now, then))
 
 
 class Bindings:
@@ -126,6 +147,8 @@ class Bindings:
         self.dicts = _namespace_dicts(extra)  # live: module dicts and class mappingproxies
         self.names = [list(d) for d in self.dicts]
         self.values = [list(d.values()) for d in self.dicts]
+        self.functions = _evaluator_functions()
+        self.codes = list(map(_CODE, self.functions))
         self.state = _state()
 
     def unchanged(self) -> bool:
@@ -134,6 +157,8 @@ class Bindings:
             if (len(d) != len(names) or not all(map(same, d, names))
                     or not all(map(same, d.values(), values))):
                 return False
+        if not all(map(_same_parts, map(_CODE, self.functions), self.codes)):
+            return False
         return _state() == self.state  # after the identities: torch's getters are among them
 
 

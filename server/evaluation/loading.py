@@ -16,6 +16,7 @@ from types import ModuleType
 
 import torch
 
+from . import build_gate
 from .feedback import describe_exception
 from .guard import ConstructionGuard
 from .correctness import pristine_state
@@ -74,10 +75,14 @@ def _as_candidate(construction: ConstructionGuard, doing: str, candidate_file: s
     except StageFailure:
         raise
     except BaseException as exc:  # SystemExit included: this is the candidate's code
+        if build_gate.refusal() is not None:
+            raise build_gate.refusal() from None
         _refused_while(construction, doing)
         raise StageFailure(COMPILE, "compile_error", f"{doing} failed: "
                            + describe_exception(exc, candidate_file)) from None
     _refused_while(construction, doing)
+    if build_gate.refusal() is not None:  # a build refused and the refusal caught
+        raise build_gate.refusal()
     return made
 
 

@@ -16,7 +16,7 @@ from typing import Callable
 
 import torch
 
-from . import fused_compare, integrity, provenance, roofline
+from . import build_gate, fused_compare, integrity, provenance, roofline
 from . import perturb as perturbation
 from .correctness import (as_tensors, check_deterministic, check_inputs_unchanged, check_output, clone_inputs,
                           items_of, output_items, pristine_state, reference_output, restore,
@@ -219,6 +219,8 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
     with clock.stage(COMPILE):
         if device.type == "cpu":
             install_interpreter_hooks()
+        if req.language == "cuda":
+            build_gate.install()  # before the integrity snapshot: the gate is the evaluator's
         reference = load_reference(req.reference_source, workdir)
         integrity.record_thread_starts()
         integrity.stop_cyclic_collection()

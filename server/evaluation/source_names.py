@@ -64,21 +64,20 @@ def binding_counts(tree: ast.Module) -> dict[str, int]:
     bound once can be followed to its value."""
     counts: dict[str, int] = {}
     for node in ast.walk(tree):
-        name = (node.id if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
-                else node.arg if isinstance(node, ast.arg) else None)
-        if name is not None:
-            counts[name] = counts.get(name, 0) + 1
+        names = [node.id] if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) else \
+            [node.arg] if isinstance(node, ast.arg) else \
+            [node.name] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                             ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) else \
+            [node.rest] if isinstance(node, ast.MatchMapping) else \
+            [a.asname or a.name.split(".")[0] for a in node.names] if isinstance(
+                node, (ast.Import, ast.ImportFrom)) else []
+        for name in names:
+            if name:  # a match capture rebinds a name (`case SOURCE:`) as an assignment does
+                counts[name] = counts.get(name, 0) + 1
     return counts
 
 
 def bound_names(tree: ast.Module) -> set[str]:
     """Every name the file binds in any way: assignments, parameters, definitions, `except ...
     as`, match captures."""
-    names = set(binding_counts(tree))
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler,
-                             ast.MatchAs, ast.MatchStar)) and node.name:
-            names.add(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            names.add(node.rest)
-    return names
+    return set(binding_counts(tree))

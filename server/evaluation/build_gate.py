@@ -1,0 +1,82 @@
+"""The gate around `load_inline` in an evaluation process: what a CUDA submission actually passes
+is what gets built, and it is checked as it is passed.
+
+The static check reads the sources from the file's text, following names to literals; a list
+changed after its binding (`SOURCES[0] = ...`), a name rebound where the reading does not look,
+or a `functions=` docstring (pasted unescaped into the binding's C++) could build code no rule
+read, and a `name` is written unquoted into build.ninja's shell commands. So the evaluation
+process replaces `torch.utils.cpp_extension.load_inline`, before the submission is imported,
+with a function that checks the values it receives with the same rules and then builds.
+"""
+
+from __future__ import annotations
+
+import torch.utils.cpp_extension as cpp_extension
+
+from .cuda_sources import IDENTIFIER, LOAD_INLINE_KEYWORDS, check_cuda_sources, flag_problem
+from .stages import COMPILE, StageFailure
+
+_FLAGS = ("extra_cflags", "extra_cuda_cflags", "extra_ldflags")
+_SWITCHES = ("verbose", "with_cuda", "is_python_module", "with_pytorch_error_handling")
+_original = {}
+_refusals: list[StageFailure] = []
+
+
+def install() -> None:
+    """Idempotent; once per evaluation process, before the integrity snapshot and the import."""
+    if cpp_extension.load_inline is not gated_load_inline:
+        _original["load_inline"] = cpp_extension.load_inline
+        cpp_extension.load_inline = gated_load_inline
+
+
+def refusal() -> StageFailure | None:
+    """The first refusal in this process, caught by the submission or not."""
+    return _refusals[0] if _refusals else None
+
+
+def _refuse(what: str, error_class: str = "format_violation") -> None:
+    _refusals.append(StageFailure(COMPILE, error_class, f"load_inline was called with {what}"))
+    raise _refusals[-1]
+
+
+def _texts(value, keyword: str) -> tuple[str, ...]:
+    if type(value) is str:
+        return (value,)
+    if (type(value) is list or type(value) is tuple) and all(type(v) is str for v in value):
+        return tuple(value)
+    _refuse(f"a `{keyword}` that is not a string or a list of strings")
+
+
+def gated_load_inline(name, cpp_sources, cuda_sources=None, *more, functions=None, **kwargs):
+    """load_inline with every argument checked as passed (copies of lists, so nothing changes
+    between the check and the build)."""
+    if more:
+        _refuse("arguments after the sources by position; pass them by name")
+    if type(name) is not str or not IDENTIFIER.fullmatch(name):
+        _refuse("a `name` that is not an identifier (it is written into the build's shell commands)")
+    cpp = _texts(cpp_sources, "cpp_sources")
+    cuda = _texts(cuda_sources, "cuda_sources") if cuda_sources is not None else None
+    if functions is not None:
+        names = _texts(functions, "functions")
+        if not all(IDENTIFIER.fullmatch(f) for f in names):
+            _refuse("`functions` that are not identifiers (no docstrings: they are pasted into "
+                    "the binding's C++)")
+        functions = list(names)
+    for keyword, value in kwargs.items():
+        if keyword not in LOAD_INLINE_KEYWORDS:
+            _refuse(f"`{keyword}` (the build is the evaluator's; allowed: "
+                    f"{', '.join(sorted(LOAD_INLINE_KEYWORDS))})")
+        if keyword in _FLAGS:
+            flags = _texts(value, keyword)
+            problem = next((p for p in (flag_problem(keyword, f) for f in flags) if p), None)
+            if problem:
+                _refuse(problem)
+            kwargs[keyword] = list(flags)
+        elif keyword in _SWITCHES and type(value) is not bool and value is not None:
+            _refuse(f"a `{keyword}` that is not True or False")
+    try:
+        check_cuda_sources("\n".join(cpp + (cuda or ())))
+    except StageFailure as failure:
+        _refuse(f"sources the rules refuse: {failure.feedback}", failure.error_class)
+    return _original["load_inline"](name, list(cpp), list(cuda) if cuda is not None else None,
+                                    functions=functions, **kwargs)
