@@ -65,3 +65,15 @@ def test_a_list_changed_after_it_was_read_is_checked_as_built(gate):
     with pytest.raises(StageFailure):
         cpp_extension.load_inline("ext", CPP, cuda_sources=sources)
     assert gate == []
+
+
+def test_the_worker_host_does_not_import_cpp_extension():
+    """Importing torch.utils.cpp_extension counts the CUDA devices, which poisons every later fork
+    of the worker host for CUDA (the H200 run's children all failed): the gate imports it in the
+    evaluation process only."""
+    import subprocess
+    import sys
+    code = ("import sys, server.pool, server.evaluation.pipeline, server.evaluation.children; "
+            "print('torch.utils.cpp_extension' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

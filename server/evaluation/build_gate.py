@@ -11,8 +11,6 @@ with a function that checks the values it receives with the same rules and then 
 
 from __future__ import annotations
 
-import torch.utils.cpp_extension as cpp_extension
-
 from .cuda_sources import IDENTIFIER, LOAD_INLINE_KEYWORDS, check_cuda_sources, flag_problem
 from .stages import COMPILE, StageFailure
 
@@ -23,7 +21,10 @@ _refusals: list[StageFailure] = []
 
 
 def install() -> None:
-    """Idempotent; once per evaluation process, before the integrity snapshot and the import."""
+    """Idempotent; once per evaluation process, before the integrity snapshot and the import.
+    torch.utils.cpp_extension is imported here, not by the worker host: importing it counts the
+    CUDA devices, which poisons the host's later forks for CUDA."""
+    import torch.utils.cpp_extension as cpp_extension
     if cpp_extension.load_inline is not gated_load_inline:
         _original["load_inline"] = cpp_extension.load_inline
         cpp_extension.load_inline = gated_load_inline

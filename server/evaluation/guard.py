@@ -84,7 +84,7 @@ ALLOWED_OP_NAMES = (
     # metadata, which reaches the dispatcher only for some tensor subclasses
     "sym_size", "sym_stride", "sym_numel", "sym_storage_offset", "size", "stride", "dim",
     "numel", "storage_offset", "is_contiguous", "is_same_size", "is_non_overlapping_and_dense",
-    "is_strides_like_format",
+    "is_strides_like_format", "is_pinned",
 )
 _REJECTED_NAMES = {"_local_scalar_dense": SCALAR, "item": SCALAR, "is_nonzero": SCALAR}
 
