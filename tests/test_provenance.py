@@ -249,6 +249,30 @@ def test_load_inline_sources_are_read_as_they_compile(change, refused):
     ('__device__ float dlogit(float x) { return x; }', "ok"),
     ('int r = std::system("ls");', "system("),
     ('static const char* doc = "relu, in linear time";', "ok"),
+    # red-team pass 14, and what honest extensions write next to it
+    ('auto* a = at::cuda::getPinnedMemoryAllocator();', "pinned"),
+    ('namespace th = thrust; th::device_vector<float> v;', "namespace th ="),
+    ('auto p = thrust :: device_pointer_cast(x);', "thrust"),
+    ('std :: thread t([]{});', "std::thread"),
+    ('using namespace std; void go() { thread t(f); t.join(); }', "thread t("),
+    ('PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.import("builtins").attr("exec")("1"); }',
+     "pybind11"),
+    ('PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("relu", &at::relu); }', "pybind11"),
+    ('void grab() { int f[2]; pipe(f); }', "pipe("),
+    ('void grab() { fclose(stdout); }', "fclose("),
+    ('static auto r = read;', "= read;"),
+    ('cudaMemPool_t pool; cudaMemPoolCreate(&pool, &props);', "mempool"),
+    ('cudaLaunchHostFunc(stream, host_fn, nullptr);', "launchhostfunc"),
+    ('at::launch([]{ compute(); });', "at::launch"),
+    ('PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n  m.def("relu", &relu, "ReLU (CUDA)");\n'
+     '  m.def("gelu", &gelu, py::arg("x"));\n}', "ok"),
+    ('namespace cg = cooperative_groups; namespace wmma = nvcuda::wmma;', "ok"),
+    ('using namespace torch::indexing; using namespace std;', "ok"),
+    ('TORCH_CHECK(n <= 1024, "too many threads per thread block (max 1024)");', "ok"),
+    ('__device__ void f(float* buf) { int read = 0, next = 1; buf[read] = buf[next]; }', "ok"),
+    ('auto pipe = cuda::make_pipeline(); pipe.producer_acquire(); '
+     'cuda::memcpy_async(dst, src, n, pipe);', "ok"),
+    ('int thread_id = threadIdx.x; __syncthreads();', "ok"),
 ])
 def test_cuda_text_rules_read_the_source_as_the_compiler_does(line, refused):
     source = CUDA_SOURCE.replace("torch::Tensor run(", line + "\ntorch::Tensor run(", 1)

@@ -95,15 +95,16 @@ CUDA_FORBIDDEN_PATTERNS = {
     re.compile(r"\\u[0-9a-f]{4}|\\u[0-9a-f]{8}"): "universal character names can spell forbidden names",
     # names a rule matches by namespace, reached under another: `namespace th = thrust;`,
     # `using namespace std;` then `thread t(f);`
-    re.compile(r"\bnamespace\s+\w+\s*=(?!\s*(::)?cooperative_groups\s*;)"):
-        "namespace aliases (other than of cooperative_groups) hide which library a name is from",
-    re.compile(r"\busing\s+namespace\s+(::)?(thrust|cub|pybind11|py|at|c10|torch|cuda)\b"):
-        "`using namespace` hides which library a name is from (std is fine)",
+    re.compile(r"\bnamespace\s+\w+\s*=(?!\s*(::)?(cooperative_groups|nvcuda(::wmma)?)\s*;)"):
+        "namespace aliases (other than of cooperative_groups and nvcuda::wmma) hide which "
+        "library a name is from",
+    re.compile(r"\busing\s+namespace\s+(::)?(thrust|cub|pybind11|py|at|c10|torch(?!::indexing\b)|cuda)\b"):
+        "`using namespace` hides which library a name is from (std, nvcuda and torch::indexing "
+        "are fine)",
     re.compile(r"\bthrust\b"): _VENDOR,
-    re.compile(r"(?<![.>:\w])(thread|jthread)\s+\w+\s*[({]|(?<![.>:\w])(thread|async)\s*[({]"):
-        "threads escape the dispatch guard",
     re.compile(r"\bat::(launch|parallel_for|internal::launch)\b"): "threads escape the dispatch guard",
     # Python reached through a hand-written module: `m.import("builtins")`, `obj.attr("exec")`
+    # (a module of `m.def(...)` bindings only is read as load_inline's `functions`: _BINDINGS)
     re.compile(r"pybind11_module|\.\s*(import|attr|eval|exec)\s*\("): _PYTHON,
 }
 # Identifiers in the code (string literals left out: words there are messages) that name libc's
@@ -117,9 +118,17 @@ CUDA_FORBIDDEN_IDENTIFIERS = {
     re.compile(r"\b(dl(open|mopen|sym|vsym|info|addr1?|error|close)|getenv|setenv|putenv|unsetenv)\b"):
         _FILES,
     # reading the process's own output back (a device printf's values, captured through a pipe
-    # or a buffer of stdout's) hands a kernel's values to host code
-    re.compile(r"\b(dup[23]?|pipe2?|setv?buf|setlinebuf|read|fread|fgets|getline|v?f?scanf|fmemopen|"
+    # or a buffer of stdout's) hands a kernel's values to host code; `pipe` and `read` are also
+    # honest variable names (`auto pipe = cuda::make_pipeline();`), refused as libc's functions:
+    # called, taken (`&read`, `::pipe`, `= pipe;`, `(pipe)`)
+    re.compile(r"\b(dup[23]?|pipe2|setv?buf|setlinebuf|fread|fgets|getline|v?f?scanf|fmemopen|"
                r"open_memstream|tmpfile|fileno)\b"): _FILES,
+    re.compile(r"(?<![.>\w])(pipe|read|f?close)\s*\(|&\s*(::)?(pipe|read)\b|::\s*(pipe|read)\b"
+               r"|[=(]\s*(pipe|read)\s*[;)]"): _FILES,
+    # unqualified thread objects (`using namespace std;` then `thread t(f);`), in code only: a
+    # message may well say "thread block (max 1024)"
+    re.compile(r"(?<![.>:\w])(thread|jthread)\s+\w+\s*[({]|(?<![.>:\w])(thread|async)\s*[({]"):
+        "threads escape the dispatch guard",
 }
 # Renaming at the linker and code run at load: `int f(const char*) __asm__("system");` calls
 # system as f; `__attribute__((constructor))` runs before anything is checked. (Inline assembly
@@ -301,9 +310,20 @@ def flag_problem(keyword: str, flag: str) -> str | None:
             "--use_fast_math, -arch=..., -lineinfo, ...); no defines, include paths or libraries")
 
 
+# `PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("f", &f, "doc"); ... }`, the binding block
+# LLM-written extensions carry: nothing but bindings of named functions, which is what
+# load_inline's `functions=` generates. Anything else in a module block (`m.import(...)`, a
+# lambda) leaves the block in place for the rules to refuse.
+_BINDINGS = re.compile(
+    r'pybind11_module\s*\(\s*torch_extension_name\s*,\s*(?P<m>\w+)\s*\)\s*\{'
+    r'(?:\s*(?P=m)\s*\.\s*def\s*\(\s*"\w+"\s*,\s*&\s*\w+\s*(?:,\s*"[^"\\]*")?'
+    r'(?:\s*,\s*py::arg\s*\(\s*"\w+"\s*\)(?:\s*=\s*[\w.+-]+)?)*\s*\)\s*;)*\s*\}')
+
+
 def check_cuda_sources(source: str) -> None:
     # `std :: thread`, `pybind11 :: module_`: the rules spell qualified names without spaces
     text = re.sub(r"\s*::\s*", "::", code_and_literals(source).lower())
+    text = _BINDINGS.sub(" ", text)
     for needle, reason in CUDA_FORBIDDEN_TEXT.items():
         if needle in (_PY_ARG.sub(" ", text) if needle.startswith("py") else text):
             _fail_cuda(needle, reason)

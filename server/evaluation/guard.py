@@ -325,12 +325,13 @@ _PLAIN_VALUE_TYPES = {id(t): t for t in (
     torch.memory_format, torch.Generator)}
 
 
-def _numpy_scalars() -> None:
+def _numpy_scalars() -> dict:
     import numpy as np
-    _PLAIN_VALUE_TYPES.update({id(t): t for t in set(np.sctypeDict.values())})
+    return {id(t): t for t in set(np.sctypeDict.values())}
 
 
-_numpy_scalars()
+_NUMPY_SCALARS = _numpy_scalars()  # C types: their conversions run no Python
+_PLAIN_VALUE_TYPES.update(_NUMPY_SCALARS)
 
 
 def _foreign_value(value, depth: int = 0) -> str | None:
@@ -642,7 +643,8 @@ def _launch_arg_problem(arg, depth: int = 0, in_triton: bool = False) -> str | N
         own = object.__getattribute__(arg, "__dict__")
         shadowed = next((name for name in own if hasattr(kind, name)), None)
         return f"a tensor with its own `{shadowed}`" if shadowed else None
-    if any(kind is plain for plain in _PLAIN_ARGS) or isinstance(arg, torch.dtype):
+    if any(kind is plain for plain in _PLAIN_ARGS) or isinstance(arg, torch.dtype) or (
+            id(kind) in _NUMPY_SCALARS):  # `np.sqrt(2 / np.pi)` as a kernel's constant
         return None
     if (kind is tuple or kind is torch.Size or (kind is list and in_triton)) and depth < 4:
         # not lists as arguments: the interpreter hands a list to the kernel as it is, where the

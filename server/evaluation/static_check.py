@@ -712,7 +712,10 @@ PRIVATE_ROOTS = ("torch", "triton")
 ALLOWED_NAMES = {"triton.runtime.driver.active.get_active_torch_device", "torch._check",
                  "torch._assert", "os._exit", "triton.runtime.driver",
                  "triton.runtime.driver.active.utils.get_device_properties",
-                 "triton.runtime.driver.active.get_current_device"}  # os._exit only ends the evaluation (a crash)
+                 "triton.runtime.driver.active.get_current_device",
+                 # nn.Linear.reset_parameters' own helpers, copied into honest __init__s
+                 "torch.nn.init._calculate_fan_in_and_fan_out", "torch.nn.init._calculate_correct_fan"}
+# os._exit only ends the evaluation (a crash)
 
 
 # Modules that other modules happen to import: `os.path.sys`, `torch.sys` reach them past the rules.
@@ -1007,9 +1010,15 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)
         and isinstance(n.func.value, ast.Name)
     }
-    if launched and not launched & set(kernels):  # `kernel = a if ... else b; kernel[grid](...)`
-        launched |= {n.id for fn in functions if fn not in jitted for n in ast.walk(fn)
-                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    launched |= {n.func.value.attr for n in ast.walk(tree) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Subscript) and isinstance(n.func.value, ast.Attribute)}
+    if not launched & set(kernels) and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)
+                                           for n in ast.walk(tree)):
+        # `kernel = a if ... else b; kernel[grid](...)`, `self.kernel = k`, `KERNELS["k"]`: a
+        # launch of something a kernel's name was read into, outside kernel bodies
+        in_kernels = {id(n) for fn in jitted for n in ast.walk(fn)}
+        launched |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                     and isinstance(n.ctx, ast.Load) and id(n) not in in_kernels}
     _require(bool(launched & set(kernels)),
              f"Triton mode: your kernels ({', '.join(kernels)}) are never launched; launch one "
              "from ModelNew.forward as `kernel[grid](...)`")
