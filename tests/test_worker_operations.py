@@ -474,3 +474,18 @@ def test_a_kernel_failure_sticks_when_the_submission_catches_it():
         except Exception:  # noqa: BLE001 - the submission's catch
             pass
     assert guard.violation is None and "could carry values" in str(guard.kernel_error)
+
+
+def test_triton_objects_as_kernel_arguments_hold_plain_values_only():
+    """A constexpr handed to the interpreted body as it is: a list inside it was a sink the body
+    appended its block's values to."""
+    install_interpreter_hooks()
+    kernel = interpreted(add)
+    x, y, out = torch.randn(64), torch.randn(64), torch.empty(64)
+    guard = DispatchGuard("cpu")
+    with guard:
+        kernel[(1,)](x, y, out, tl.constexpr(64), BLOCK=64)
+    assert guard.violation is None
+    with pytest.raises(ForbiddenOperation) as err, DispatchGuard("cpu"):
+        kernel[(1,)](x, y, out, tl.constexpr([64]), BLOCK=64)
+    assert "a list" in str(err.value)

@@ -651,15 +651,39 @@ def _launch_arg_problem(arg, depth: int = 0, in_triton: bool = False) -> str | N
         # body (or a grid callable, after this check) could fill it with values or functions
         # (a tensor descriptor's shape and strides are lists, rebuilt into Triton values)
         return _first_problem(arg, depth, in_triton)
-    if _triton_class(kind) and depth < 4:
-        # A tensor descriptor is rebuilt (and `__post_init__` compares its shape and padding)
-        # with checks paused, so every field must be plain too, not only its base tensor.
+    if _launchable_triton_class(kind) and depth < 4:
+        # Rebuilt (a tensor descriptor's `__post_init__` compares its shape and padding) or
+        # handed to the body as they are (a constexpr's value) with checks paused: every field
+        # must be plain too; lists only in a tensor descriptor, which the interpreter rebuilds.
         try:
             fields = object.__getattribute__(arg, "__dict__")
         except AttributeError:
-            return None  # no instance state to hold the candidate's objects
-        return _first_problem(list(dict.values(fields)), depth, in_triton=True)
+            return f"a {kind.__name__}"
+        return _first_problem(list(dict.values(fields)), depth,
+                              in_triton=_is_tensor_descriptor(kind))
     return f"a {kind.__name__}"
+
+
+@functools.lru_cache(maxsize=None)
+def _launchable_triton_classes() -> tuple:
+    """Triton's objects a kernel may take: constants (a container subclass of Triton's own,
+    `AsmDict`, carried a Python function into the body, and `tl.constexpr([])` a list the body
+    appended its block's values to), dtypes, tensor descriptors and reinterpreted tensors."""
+    import triton.language as tl
+    from triton.runtime.jit import TensorWrapper
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    from triton.language.core import constexpr_type  # a constexpr's `type` field
+    return tl.constexpr, constexpr_type, tl.dtype, TensorDescriptor, TensorWrapper
+
+
+def _launchable_triton_class(kind: type) -> bool:
+    return _triton_class(kind) and issubclass(kind, _launchable_triton_classes()) and not issubclass(
+        kind, (dict, list, set, tuple))
+
+
+def _is_tensor_descriptor(kind: type) -> bool:
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    return kind is TensorDescriptor
 
 
 def _first_problem(args, depth: int, in_triton: bool = False) -> str | None:

@@ -173,6 +173,9 @@ FORBIDDEN_NAMES = {
     # Triton's settings (`knobs.setenv`, launch hooks) and its profiler (it takes CUPTI)
     "triton.knobs": _INTROSPECTION, "triton.profiler": PROFILER_REASON,
     "triton.JITFunction": _INTROSPECTION,
+    # Triton's compiler's own objects and entry points (`AsmDict`, a dict subclass, carried a
+    # Python function into a kernel body); kernels are compiled by launching them
+    "triton.compiler": _INTROSPECTION, "triton.compile": _INTROSPECTION,
     # a C++ thread pool running a Python module: threads the guard is not entered on
     "torch.utils.throughput_benchmark": _CONCURRENCY,
     # torch._C's, public at torch's top level: switches off __torch_function__ handling (the cpu
