@@ -106,3 +106,42 @@ def test_an_lstm_moved_to_the_gpu_in_init_is_accepted(tmp_path):
 def test_an_lstm_built_on_cpu_and_moved_by_the_loader_is_accepted(tmp_path):
     model = _build(tmp_path, LSTM_WEIGHTS_IN_INIT.format(device="cpu"), "cuda")
     assert model.lstm.weight_hh_l1.is_cuda
+
+
+CLAIMS_TO_BE_A_MODULE = """
+import torch
+import torch.nn as nn
+
+READS = []
+
+class Shell:
+    @property
+    def __class__(self):  # the static check refuses this; the loader must not rely on that
+        READS.append(1)
+        return ModelNew
+
+class ModelNew(nn.Module):
+    def to(self, *args, **kwargs):
+        return Shell()
+
+    def forward(self, x):
+        return x
+"""
+
+
+def test_what_construction_returns_is_judged_by_its_type(tmp_path):
+    """isinstance() reads `__class__`, which a class can define as a property: its getter ran
+    after the construction guard had exited."""
+    candidate, path = load_candidate(CLAIMS_TO_BE_A_MODULE, str(tmp_path), "triton", torch.device("cpu"))
+    with pytest.raises(StageFailure) as failure:
+        build_models(_reference(tmp_path), candidate, path, torch.device("cpu"))
+    assert "did not build an nn.Module" in failure.value.feedback
+    assert candidate.READS == []
+
+
+def test_a_kernel_argument_claiming_to_be_a_dtype_is_refused(tmp_path):
+    from server.evaluation.guard import _launch_arg_problem
+    candidate, _ = load_candidate(CLAIMS_TO_BE_A_MODULE.replace("return ModelNew", "return torch.dtype"),
+                                  str(tmp_path), "triton", torch.device("cpu"))
+    assert _launch_arg_problem(candidate.Shell()) == "a Shell"
+    assert candidate.READS == []

@@ -103,11 +103,11 @@ def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: s
     construction = ConstructionGuard(candidate_file)
     new_model = _as_candidate(construction, "building ModelNew(*get_init_inputs())", candidate_file,
                               lambda: candidate.ModelNew(*init_inputs).to(device))
-    if not isinstance(new_model, torch.nn.Module):
+    if not issubclass(type(new_model), torch.nn.Module):  # not isinstance: it reads `__class__`
         raise StageFailure(COMPILE, "compile_error", "ModelNew(...) did not build an nn.Module")
     if eval_mode:
         ref_model.eval()
         # ModelNew.train may be the submission's own code
         _as_candidate(construction, "switching ModelNew to eval mode (ModelNew.eval())",
-                      candidate_file, new_model.eval)
+                      candidate_file, lambda: new_model.eval())  # the attribute read too
     return ref_model, new_model, ref_state

@@ -319,6 +319,11 @@ MAGIC_METHODS = {
     "__subclasshook__": _INTROSPECTION,
     "__instancecheck__": _INTROSPECTION,
     "__subclasscheck__": _INTROSPECTION,
+    # what an object claims to be (isinstance() reads `__class__`; a property there ran the
+    # submission's code wherever the evaluator asked), and descriptors, which run on attribute
+    # reads the evaluator makes
+    "__class__": _INTROSPECTION, "__dict__": _INTROSPECTION, "__mro_entries__": _INTROSPECTION,
+    "__get__": _INTROSPECTION, "__set__": _INTROSPECTION, "__delete__": _INTROSPECTION,
 }
 # torch calls these while it converts a value (a number inside `torch.tensor([...])`, an index,
 # a sequence's items), some of them with its dispatch checks off: code in them ran unguarded.
