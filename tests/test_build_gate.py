@@ -11,7 +11,8 @@ from server.evaluation import build_gate
 from server.evaluation.stages import StageFailure
 
 CPP = "torch::Tensor relu(torch::Tensor x);"
-CUDA = "__global__ void relu_kernel(const float* x, float* y, long n) { }"
+CUDA = ("__global__ void relu_kernel(const float* x, float* y, long n) { }\n"
+        "torch::Tensor relu(torch::Tensor x) { return x; }")
 
 
 @pytest.fixture
@@ -41,15 +42,20 @@ def test_a_plain_build_passes_through_unchanged(gate):
     (lambda li: li("kx;id >x;#", CPP, CUDA), "name"),
     (lambda li: li("ext", CPP, CUDA, functions={"relu": 'doc");} void f() {("'}), "functions"),
     (lambda li: li("ext", CPP, CUDA, functions=['relu", "x']), "functions"),
-    (lambda li: li("ext", CPP, CUDA.replace("{ }", "{ cudaMallocManaged(0, 0); }")), "mallocmanaged"),
+    (lambda li: li("ext", CPP, CUDA.replace("{ }", "{ cudaMallocManaged(0, 0); }", 1)), "mallocmanaged"),
     (lambda li: li("ext", [CPP, "#include <thrust/device_vector.h>"], CUDA), "thrust"),
     (lambda li: li("ext", CPP, CUDA, extra_cuda_cflags=["-DSTAGE=cudaMallocManaged"]), "flag"),
     (lambda li: li("ext", CPP, CUDA, extra_ldflags=["-lcublas"]), "flag"),
     (lambda li: li("ext", CPP, CUDA, build_directory="/tmp"), "build_directory"),
     (lambda li: li("ext", CPP, CUDA, None, ["relu"]), "by position"),
     (lambda li: li("ext", CPP, CUDA, verbose="yes"), "verbose"),
+    (lambda li: li("ext", CPP, CUDA, functions=["relu", "system"]), "system"),
+    (lambda li: li("ext", CPP, CUDA, functions=["gelu"]), "do not define"),
+    (lambda li: li("ext", [CPP + "\n// the end \\"], "int hidden() { return system(0); }\n" + CUDA),
+     "system"),
 ], ids=["shell-in-name", "docstring", "quoted-function", "managed-memory", "thrust-include",
-        "define-flag", "library-flag", "build-directory", "positional", "verbose-object"])
+        "define-flag", "library-flag", "build-directory", "positional", "verbose-object",
+        "libc-bound", "undefined-binding", "comment-spilling-into-the-next-file"])
 def test_what_is_passed_is_checked(gate, call, said):
     with pytest.raises(StageFailure) as refused:
         call(cpp_extension.load_inline)
@@ -61,7 +67,7 @@ def test_what_is_passed_is_checked(gate, call, said):
 def test_a_list_changed_after_it_was_read_is_checked_as_built(gate):
     """The static check reads a name's literal; a list can change afterwards."""
     sources = [CUDA]
-    sources[0] = CUDA.replace("{ }", "{ cudaMallocManaged(0, 0); }")
+    sources[0] = CUDA.replace("{ }", "{ cudaMallocManaged(0, 0); }", 1)
     with pytest.raises(StageFailure):
         cpp_extension.load_inline("ext", CPP, cuda_sources=sources)
     assert gate == []

@@ -264,8 +264,10 @@ def test_load_inline_sources_are_read_as_they_compile(change, refused):
     ('cudaMemPool_t pool; cudaMemPoolCreate(&pool, &props);', "mempool"),
     ('cudaLaunchHostFunc(stream, host_fn, nullptr);', "launchhostfunc"),
     ('at::launch([]{ compute(); });', "at::launch"),
-    ('PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n  m.def("relu", &relu, "ReLU (CUDA)");\n'
-     '  m.def("gelu", &gelu, py::arg("x"));\n}', "ok"),
+    ('PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n  m.def("run", &run, "run (CUDA)");\n'
+     '  m.def("run", &run, py::arg("x"));\n}', "ok"),
+    ('PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("sh", &system); }', "system"),
+    ('PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("go", &go); }', "do not define"),
     ('namespace cg = cooperative_groups; namespace wmma = nvcuda::wmma;', "ok"),
     ('using namespace torch::indexing; using namespace std;', "ok"),
     ('TORCH_CHECK(n <= 1024, "too many threads per thread block (max 1024)");', "ok"),

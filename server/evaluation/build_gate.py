@@ -57,6 +57,7 @@ def gated_load_inline(name, cpp_sources, cuda_sources=None, *more, functions=Non
         _refuse("a `name` that is not an identifier (it is written into the build's shell commands)")
     cpp = _texts(cpp_sources, "cpp_sources")
     cuda = _texts(cuda_sources, "cuda_sources") if cuda_sources is not None else None
+    names = ()
     if functions is not None:
         names = _texts(functions, "functions")
         if not all(IDENTIFIER.fullmatch(f) for f in names):
@@ -76,7 +77,8 @@ def gated_load_inline(name, cpp_sources, cuda_sources=None, *more, functions=Non
         elif keyword in _SWITCHES and type(value) is not bool and value is not None:
             _refuse(f"a `{keyword}` that is not True or False")
     try:
-        check_cuda_sources("\n".join(cpp + (cuda or ())))
+        # each file as torch writes it, and the functions bound to Python defined there
+        check_cuda_sources("\n".join(cpp), "\n".join(cuda or ()), bound=names)
     except StageFailure as failure:
         _refuse(f"sources the rules refuse: {failure.feedback}", failure.error_class)
     return _original["load_inline"](name, list(cpp), list(cuda) if cuda is not None else None,

@@ -253,7 +253,13 @@ def load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
         for kw in call.keywords:
             _check_build_argument(kw, bound, bindings)
         sources = [kw.value for kw in call.keywords if kw.arg in ("cpp_sources", "cuda_sources")]
-        texts += [text(arg) for arg in sources + list(call.args[1:3])]  # (name, cpp, cuda)
+        chunks = [text(arg) for arg in sources + list(call.args[1:3])]  # (name, cpp, cuda)
+        functions = next((kw.value for kw in call.keywords if kw.arg == "functions"), None)
+        names = [f.value for f in (functions.elts if isinstance(functions, (ast.List, ast.Tuple))
+                                   else [functions] if functions is not None else [])
+                 if isinstance(f, ast.Constant) and isinstance(f.value, str)]
+        check_cuda_sources(*chunks, bound=tuple(names))  # each file as torch writes it
+        texts += chunks
     return "\n".join(texts)
 
 
@@ -316,14 +322,34 @@ def flag_problem(keyword: str, flag: str) -> str | None:
 # lambda) leaves the block in place for the rules to refuse.
 _BINDINGS = re.compile(
     r'pybind11_module\s*\(\s*torch_extension_name\s*,\s*(?P<m>\w+)\s*\)\s*\{'
-    r'(?:\s*(?P=m)\s*\.\s*def\s*\(\s*"\w+"\s*,\s*&\s*\w+\s*(?:,\s*"[^"\\]*")?'
+    r'(?:\s*(?P=m)\s*\.\s*def\s*\(\s*"\w+"\s*,\s*&?\s*\w+\s*(?:,\s*"[^"\\]*")?'
     r'(?:\s*,\s*py::arg\s*\(\s*"\w+"\s*\)(?:\s*=\s*[\w.+-]+)?)*\s*\)\s*;)*\s*\}')
+_BOUND = re.compile(r'\.\s*def\s*\(\s*"\w+"\s*,\s*&?\s*(\w+)')
 
 
-def check_cuda_sources(source: str) -> None:
-    # `std :: thread`, `pybind11 :: module_`: the rules spell qualified names without spaces
-    text = re.sub(r"\s*::\s*", "::", code_and_literals(source).lower())
-    text = _BINDINGS.sub(" ", text)
+def check_cuda_sources(*sources: str, bound: tuple[str, ...] = ()) -> None:
+    """The text rules on each source as torch writes it (load_inline's C++ and CUDA sources are
+    separate files: joined, a C++ source ending in `// \\` hid the first CUDA line from the rules),
+    and the functions bound to Python (`functions=` and a binding block's `m.def`s) must be
+    defined in the sources: `m.def("sh", &system)` and `functions=["system"]` bound libc."""
+    names = set(bound)
+    texts = []
+    for source in sources:
+        text = re.sub(r"\s*::\s*", "::", code_and_literals(source).lower())
+        for block in _BINDINGS.finditer(text):
+            names.update(_BOUND.findall(block.group(0)))
+        # a binding block is read as the names it binds: the rules judge those names
+        text = _BINDINGS.sub(lambda b: " " + " ".join(_BOUND.findall(b.group(0))) + " ", text)
+        _check_text(text + " " + " ".join(n.lower() for n in bound))
+        texts.append(_LITERALS.sub('""', text))
+    code = "\n".join(texts)
+    for name in sorted(names):
+        if not re.search(rf"\b{re.escape(name.lower())}\s*\([^;{{}}]*\)[\s\w]*\{{", code):
+            _fail(f"your extension binds `{name}` to Python, which your sources do not define; bind "
+                  "only functions your sources define")
+
+
+def _check_text(text: str) -> None:
     for needle, reason in CUDA_FORBIDDEN_TEXT.items():
         if needle in (_PY_ARG.sub(" ", text) if needle.startswith("py") else text):
             _fail_cuda(needle, reason)

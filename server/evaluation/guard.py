@@ -644,7 +644,7 @@ def _launch_arg_problem(arg, depth: int = 0, in_triton: bool = False) -> str | N
         shadowed = next((name for name in own if hasattr(kind, name)), None)
         return f"a tensor with its own `{shadowed}`" if shadowed else None
     # by type: isinstance() reads `__class__`, which a class may define as a property
-    if any(kind is plain for plain in _PLAIN_ARGS) or kind is torch.dtype or (
+    if any(kind is plain for plain in _PLAIN_ARGS) or kind is torch.dtype or kind is torch.device or (
             id(kind) in _NUMPY_SCALARS):  # `np.sqrt(2 / np.pi)` as a kernel's constant
         return None
     if (kind is tuple or kind is torch.Size or (kind is list and in_triton)) and depth < 4:
