@@ -660,8 +660,9 @@ def _launch_arg_problem(arg, depth: int = 0, in_triton: bool = False) -> str | N
             fields = object.__getattribute__(arg, "__dict__")
         except AttributeError:
             return f"a {kind.__name__}"
+        # lists only in a tensor descriptor (the classes' fourth)
         return _first_problem(list(dict.values(fields)), depth,
-                              in_triton=_is_tensor_descriptor(kind))
+                              in_triton=kind is _launchable_triton_classes()[3])
     return f"a {kind.__name__}"
 
 
@@ -680,11 +681,6 @@ def _launchable_triton_classes() -> tuple:
 def _launchable_triton_class(kind: type) -> bool:
     return _triton_class(kind) and issubclass(kind, _launchable_triton_classes()) and not issubclass(
         kind, (dict, list, set, tuple))
-
-
-def _is_tensor_descriptor(kind: type) -> bool:
-    from triton.tools.tensor_descriptor import TensorDescriptor
-    return kind is TensorDescriptor
 
 
 def _first_problem(args, depth: int, in_triton: bool = False) -> str | None:

@@ -177,7 +177,7 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
                   "triton.language, a @triton.jit function or a module-level constant; a kernel "
                   "body may use only those, its own parameters and locals, and "
                   f"{', '.join(sorted(KERNEL_BUILTINS))}")
-    for node in body:
+    for node in body:  # after the rules above, whose messages say more about a global's call
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             _fail(f"line {node.lineno}: `{'global' if isinstance(node, ast.Global) else 'nonlocal'}` "
                   f"inside the kernel `{fn.name}`: a kernel's results leave through the tensors it "
@@ -186,7 +186,6 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
             _fail(f"line {node.lineno}: the kernel `{fn.name}` assigns into an object "
                   "(`obj.attr = ...`, `obj[i] = ...`); a kernel's results leave through the tensors "
                   "it stores to (`tl.store`)")
-    for node in body:  # after the rules above, whose messages say more about a global's call
         if isinstance(node, ast.Call) and not isinstance(node.func, (ast.Name, ast.Attribute)):
             _fail(f"line {node.lineno}: the kernel `{fn.name}` calls a computed value (`f[0](...)`, "
                   "`f()(...)`); kernels call functions by name: @triton.jit functions, "

@@ -75,18 +75,18 @@ def _as_candidate(construction: ConstructionGuard, doing: str, candidate_file: s
     except StageFailure:
         raise
     except BaseException as exc:  # SystemExit included: this is the candidate's code
-        if build_gate.refusal() is not None:
-            raise build_gate.refusal() from None
         _refused_while(construction, doing)
         raise StageFailure(COMPILE, "compile_error", f"{doing} failed: "
                            + describe_exception(exc, candidate_file)) from None
     _refused_while(construction, doing)
-    if build_gate.refusal() is not None:  # a build refused and the refusal caught
-        raise build_gate.refusal()
     return made
 
 
 def _refused_while(construction: ConstructionGuard, doing: str) -> None:
+    """A refused build (load_inline's gate), then the construction guard's refusal: each stands
+    although the submission caught it."""
+    if build_gate.refusal() is not None:
+        raise build_gate.refusal() from None
     if construction.violation is not None:
         raise StageFailure(COMPILE, "forbidden_op", f"{construction.violation} (while {doing})")
 
