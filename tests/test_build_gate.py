@@ -4,10 +4,14 @@ so these run without a GPU or a compiler."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import pytest
 import torch.utils.cpp_extension as cpp_extension
 
-from server.evaluation import build_gate
+from server.evaluation import build_gate, so_imports
+from server.evaluation.guard import ALLOWED_OP_NAMES
 from server.evaluation.stages import StageFailure
 
 CPP = "torch::Tensor relu(torch::Tensor x);"
@@ -83,3 +87,55 @@ def test_the_worker_host_does_not_import_cpp_extension():
             "print('torch.utils.cpp_extension' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def _library(tmp_path, name: str, body: str) -> str:
+    """A shared library built from C with the system's compiler (what an extension's `.so` is)."""
+    source = tmp_path / f"{name}.c"
+    source.write_text(body)
+    library = tmp_path / f"{name}.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(library), str(source)], check=True)
+    return str(library)
+
+
+needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
+
+
+@needs_cc
+def test_a_library_is_loaded_only_when_its_imports_are_a_kernels(tmp_path, monkeypatch):
+    """The build's last step reads the library's undefined symbols before loading it: spelling
+    tricks in the C++ text (a raw string's prefix, a digit separator) cannot hide what it calls."""
+    _library(tmp_path, "honest", "#include <string.h>\nvoid copy(char* a, const char* b, int n) { memcpy(a, b, n); }\n")
+    _library(tmp_path, "shell", "#include <stdlib.h>\n__attribute__((constructor)) static void run(void) { system(\"true\"); }\n")
+    loaded = []
+    monkeypatch.setattr(build_gate, "_refusals", [])
+    load = build_gate._checked_import(lambda name, path, python: loaded.append(name) or name, ".so")
+    assert load("honest", str(tmp_path), True) == "honest"
+    with pytest.raises(StageFailure) as refused:
+        load("shell", str(tmp_path), True)
+    assert "`system`" in refused.value.feedback and loaded == ["honest"]  # never loaded
+    assert build_gate.refusal() is refused.value
+
+
+@needs_cc
+def test_imports_are_read_from_the_dynamic_symbol_table(tmp_path):
+    library = _library(tmp_path, "calls", "#include <stdio.h>\n#include <dlfcn.h>\n"
+                       "void* f(const char* p) { puts(p); return dlopen(p, 0); }\n")
+    names = so_imports.undefined_symbols(library)
+    assert {"puts", "dlopen"} <= {n.split("@")[0] for n in names}
+    assert "dlopen" in so_imports.forbidden_import(names, ALLOWED_OP_NAMES)
+
+
+@pytest.mark.parametrize("symbol, refused", [
+    ("memcpy", False), ("cudaLaunchKernel", False), ("__cudaRegisterFatBinary", False),
+    ("cudaMemcpyToSymbol", False), ("_ZN2at4_ops19empty_memory_format4callEv", False),
+    ("_ZN2at4_ops12slice_Tensor4callEv", False), ("_ZN2at4_ops5copy_4callEv", False),
+    ("system", True), ("__open_2", True), ("_Fork", True), ("execveat", True), ("pwrite64", True),
+    ("dl_iterate_phdr", True), ("wordexp", True), ("cudaGraphAddHostNode", True),
+    ("cudaMallocManaged", True), ("cublasSgemm_v2", True), ("_ZN2at4_ops2mm4callEv", True),
+    ("_ZN3c1014TaskThreadPoolC1Em", True), ("_ZN2at6detail9empty_cpuEv", True),
+    ("_ZN3c1020ThreadLocalDebugInfo3getENS_13DebugInfoKindE", True),
+    ("_ZN2at4cuda12GreenContext6createEji", True), ("_ZNSt6thread15_M_start_threadEv", True),
+])
+def test_which_imports_are_refused(symbol, refused):
+    assert (so_imports.forbidden_import([symbol], ALLOWED_OP_NAMES) is not None) == refused

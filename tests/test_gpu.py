@@ -39,6 +39,7 @@ def test_kernel_gets_its_verdict_on_the_gpu(evaluator, path):
     fields, result = evaluate(evaluator, path)
     if fields["expect"] != "ok":
         assert result.error_class == fields["expect"], result.feedback
+        assert fields.get("says", "") in result.feedback, result.feedback  # e.g. the refused import
         if result.error_class == "foreign_kernel":  # the feedback names what ran
             assert "neither your own" in result.feedback and result.kernels_seen
         return

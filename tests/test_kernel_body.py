@@ -68,9 +68,15 @@ def test_honest_kernel_bodies_pass(module, body):
     ("", "x = x + sum((1, 2))", "", "sum"),
     ("class H:\n    pass", "x = H.relu(x)", ", H=H()", "default"),
     ("import math as m\nm = {}\nK = m.get(1)", "x = x * K", "", "K"),
+    # a block formats as its values' text in the interpreter: Python could compute on it
+    ("", "text = f\"{x}\"", "", "formats a string"),
+    ("", "text = \"%s\" % x", "", "formats a string"),
+    ("", "text = \"{}\".format(x)", "", ".format"),
+    ("", "v = float(tl.sum(x, 0))\n    parts = (v, v).count(v)", "", ".count"),
 ], ids=["dict-entry", "alias", "container", "list", "global-statement", "rebound-builtin",
         "numpy", "handle", "getattr", "other-builtin", "default-argument",
-        "constant-from-rebound-module"])
+        "constant-from-rebound-module", "f-string", "percent-format", "str-format",
+        "method-of-a-python-value"])
 def test_kernel_bodies_reaching_python_objects_are_refused(module, body, params, names):
     with pytest.raises(StageFailure) as err:
         check(body, module, params)

@@ -18,7 +18,7 @@ from tests.conftest import BUNDLED, KERNELS
 
 
 def header(path) -> dict:
-    fields = dict(re.findall(r"^# (task|expect|expect_gpu|expect_cpu|language): (\S+)", path.read_text(), re.M))
+    fields = dict(re.findall(r"^# (task|expect|expect_gpu|expect_cpu|language|says): (\S+)", path.read_text(), re.M))
     assert "task" in fields and "expect" in fields, f"{path.name} lacks its # task/# expect header"
     return fields
 

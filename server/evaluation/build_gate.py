@@ -6,12 +6,18 @@ changed after its binding (`SOURCES[0] = ...`), a name rebound where the reading
 or a `functions=` docstring (pasted unescaped into the binding's C++) could build code no rule
 read, and a `name` is written unquoted into build.ninja's shell commands. So the evaluation
 process replaces `torch.utils.cpp_extension.load_inline`, before the submission is imported,
-with a function that checks the values it receives with the same rules and then builds.
+with a function that checks the values it receives with the same rules and then builds; the
+built library's imports are checked before it is loaded (so_imports.py), since C++ can spell a
+call in ways no text rule reads.
 """
 
 from __future__ import annotations
 
+import os
+
 from .cuda_sources import IDENTIFIER, LOAD_INLINE_KEYWORDS, check_cuda_sources, flag_problem
+from .guard import ALLOWED_OP_NAMES
+from .so_imports import forbidden_import, undefined_symbols
 from .stages import COMPILE, StageFailure
 
 _FLAGS = ("extra_cflags", "extra_cuda_cflags", "extra_ldflags")
@@ -28,6 +34,26 @@ def install() -> None:
     if cpp_extension.load_inline is not gated_load_inline:
         _original["load_inline"] = cpp_extension.load_inline
         cpp_extension.load_inline = gated_load_inline
+    if not getattr(cpp_extension._import_module_from_library, "_kernel_env_gate", False):
+        cpp_extension._import_module_from_library = _checked_import(
+            cpp_extension._import_module_from_library, cpp_extension.LIB_EXT)
+
+
+def _checked_import(original, suffix: str):
+    """torch's last step of load_inline, after the build: the library's imports are read before
+    it is loaded (loading runs its static constructors)."""
+    def load(module_name, path, is_python_module):
+        library = os.path.join(path, f"{module_name}{suffix}")
+        try:
+            names = undefined_symbols(library)
+        except (OSError, ValueError) as error:
+            _refuse(f"sources whose library could not be read ({error})")
+        problem = forbidden_import(names, ALLOWED_OP_NAMES)
+        if problem:
+            _refuse(f"sources whose built library imports {problem}")
+        return original(module_name, path, is_python_module)
+    load._kernel_env_gate = True
+    return load
 
 
 def refusal() -> StageFailure | None:

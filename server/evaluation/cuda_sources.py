@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
+from types import MappingProxyType
 
 from .source_names import binding_counts, dotted, where
 from .stages import STATIC_CHECK, StageFailure
@@ -34,7 +35,7 @@ _PROCESSES = "programs and processes run work no guard or recorder sees"
 _PYTHON = "Python run from C++ escapes every rule the Python source is held to"
 _HOST_VISIBLE = ("memory the host reads without a copy (managed, mapped or pinned) lets host code "
                  "compute what a kernel should, with no copy for kernel provenance to see")
-CUDA_FORBIDDEN_TEXT = {
+CUDA_FORBIDDEN_TEXT = MappingProxyType({
     "blas": _VENDOR, "cudnn": _VENDOR, "cutlass": _VENDOR, "cufft": _VENDOR, "cusparse": _VENDOR,
     "cusolver": _VENDOR, "curand": _VENDOR, "thrust::": _VENDOR, "cub::device": _VENDOR,
     "nvrtc": "runtime compilation hides the kernel from review",
@@ -77,18 +78,34 @@ CUDA_FORBIDDEN_TEXT = {
     # ATen's DispatchStubs (`add_stub`): a kernel set there replaces aten's own for every caller
     "register_dispatch": _DISPATCHER, "register_cuda_dispatch": _DISPATCHER,
     "dispatchstub": _DISPATCHER, "dispatch_ptr": _DISPATCHER, "_stub": _DISPATCHER,
-    "pybind11": _PYTHON, "py::": _PYTHON,
-}
+    "pybind11": _PYTHON, "py::": _PYTHON, "thpvariable": _PYTHON,
+    # libtorch's threads, profiler state and direct CPU kernels; CUDA graphs and green contexts
+    # (host nodes, streams of their own); libc spelt past word boundaries (`_Fork`, `open64`)
+    "threadlocaldebuginfo": PROFILER_REASON, "debuginfo": PROFILER_REASON,
+    "threadpool": "threads escape the dispatch guard", "intraop_launch": "threads escape the dispatch guard",
+    "launch_no_thread_state": "threads escape the dispatch guard",
+    "greencontext": STREAMS_REASON, "greenctx": STREAMS_REASON, "cudagraph": STREAMS_REASON,
+    "cugraph": STREAMS_REASON, "hostnode": "host callbacks run host code on the stream; launch kernels",
+    "empty_cpu": _HOST_VISIBLE, "at::detail::": _HOST_VISIBLE, "at::native::": _DISPATCHER,
+    "at::cpu::": _DISPATCHER, "dl_iterate_phdr": "loading libraries at run time is not allowed",
+    "wordexp": _PROCESSES, "_fork": _PROCESSES, "execveat": _PROCESSES, "sysenter": _PROCESSES,
+    "int $0x80": _PROCESSES, "open64": _FILES, "pwrite": _FILES, "pread": _FILES,
+})
 # Whole words and calls the substrings above cannot name without refusing honest identifiers.
-CUDA_FORBIDDEN_PATTERNS = {
+CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
     re.compile(r"\bdl(open|mopen|sym|vsym|info|addr1?|error|close)\s*\("):
         "loading libraries at run time is not allowed",
     re.compile(r"\btime\s*[()]|\btimes\s*\("): CLOCKS_REASON,  # time(0), (time)(nullptr), times()
     # calls, not methods (`x.clone()`, `v.remove(...)` are fine)
-    re.compile(r"(?<![.>])\b(system|v?fork|exec[lvpe]*|kill)\s*\("): _PROCESSES,
+    re.compile(r"(?<![.>])\b_*(system|v?fork|exec[lvpe]*|kill)(at)?\s*\("): _PROCESSES,
     re.compile(r"(?<![.>:])\bclone\s*\("): _PROCESSES,  # clone(2), not at::clone
-    re.compile(r"(?<![.>])\b(open|creat|remove|rename|truncate|chmod|symlink|link)\s*\("): _FILES,
+    re.compile(r"(?<![.>])\b_*(open|creat|remove|rename|truncate|chmod|symlink|link)(at)?(64)?(_2)?\s*\("):
+        _FILES,
     re.compile(r"\bpy[a-z]+_[a-z]"): _PYTHON,  # PyRun_SimpleString, PyImport_ImportModule, PyGILState_Ensure
+    re.compile(r"\b_?py_\w|\b_py[a-z]|->\s*(tp|mp|sq|nb|ob)_\w"): _PYTHON,  # Py_TYPE(o)->tp_getattro
+    # data directives in inline assembly assemble any instruction (`.byte 0x0f, 0x05` is syscall)
+    re.compile(r'"[^"]*\.(byte|inst|quad|word|2byte|4byte|8byte|ascii|asciz|string|zero|fill)\b'):
+        "inline assembly may not assemble raw bytes",
     # where a registration says it came from (integrity.kernels_registered_from reads it)
     re.compile(r"#\s*line\b|__file__"): "source locations are the evaluator's to read",
     # universal character names spell identifiers letter by letter (`Libr\u0061ry`)
@@ -106,11 +123,11 @@ CUDA_FORBIDDEN_PATTERNS = {
     # Python reached through a hand-written module: `m.import("builtins")`, `obj.attr("exec")`
     # (a module of `m.def(...)` bindings only is read as load_inline's `functions`: _BINDINGS)
     re.compile(r"pybind11_module|\.\s*(import|attr|eval|exec)\s*\("): _PYTHON,
-}
+})
 # Identifiers in the code (string literals left out: words there are messages) that name libc's
 # programs, files, environment, library loading and threads, called or not: a function pointer
 # (`auto f = &std::system;`) calls them as well as a call does.
-CUDA_FORBIDDEN_IDENTIFIERS = {
+CUDA_FORBIDDEN_IDENTIFIERS = MappingProxyType({
     re.compile(r"\b(system|popen|v?fork|exec[lvpe]*|posix_spawnp?|kill|thrd_create|jthread)\b"):
         _PROCESSES,
     re.compile(r"\b(open|openat|creat|write|pwrite|writev|unlink|rename|remove|truncate|chmod)\b"):
@@ -129,11 +146,11 @@ CUDA_FORBIDDEN_IDENTIFIERS = {
     # message may well say "thread block (max 1024)"
     re.compile(r"(?<![.>:\w])(thread|jthread)\s+\w+\s*[({]|(?<![.>:\w])(thread|async)\s*[({]"):
         "threads escape the dispatch guard",
-}
+})
 # Renaming at the linker and code run at load: `int f(const char*) __asm__("system");` calls
 # system as f; `__attribute__((constructor))` runs before anything is checked. (Inline assembly
 # statements, `asm volatile("...")`, are fine: they follow `;`, `{` or a line's start.)
-CUDA_FORBIDDEN_DECLARATIONS = {
+CUDA_FORBIDDEN_DECLARATIONS = MappingProxyType({
     re.compile(r"\)\s*(const\s*)?(noexcept\s*)?(__asm__|__asm|asm)\s*\("):
         "assembler names rename functions past the text rules",
     re.compile(r"__attribute__\s*\(\(\s*(?!(aligned|unused|always_inline|noinline|packed)\b)"):
@@ -141,7 +158,8 @@ CUDA_FORBIDDEN_DECLARATIONS = {
         "allowed (constructors run at load, aliases rename)",
     re.compile(r"\[\[\s*gnu::"): "attributes other than aligned, unused, always_inline, "
                                 "noinline and packed are not allowed",
-}
+})
+_RAW_STRING = re.compile(r'(?:u8|u|U|L)?R"')
 _LITERALS = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
 
 # `py::arg("x")` names a binding's argument: hand-written PYBIND11_MODULE blocks use it.
@@ -152,12 +170,14 @@ def _fail_cuda(needle: str, reason: str):
     _fail(f"`{needle}` in your CUDA source is not allowed: {reason}")
 
 
-def code_and_literals(source: str) -> str:
+def code_and_literals(source: str, refuse_raw: bool = True) -> str:
     """The source as the compiler reads it, for the text rules: line continuations joined,
     comments removed (but not `//` or `/*` inside a string literal), adjacent string literals
-    joined (`"libcu" "blas"` is one literal to the compiler)."""
+    joined (`"libcu" "blas"` is one literal to the compiler), digit separators (`1'000`) dropped
+    from their number. Raw string literals, with any encoding prefix (`LR"(`), are refused
+    (`refuse_raw`)."""
     source = re.sub(r"\\\r?\n", "", source)
-    out, i, n = [], 0, len(source)
+    out, i, n, raw = [], 0, len(source), []
     literal_end = -1  # where the last string literal closed in `out`, to join the next to it
     while i < n:
         c = source[i]
@@ -169,14 +189,18 @@ def code_and_literals(source: str) -> str:
             j = source.find("*/", i + 2)
             i = n if j < 0 else j + 2
             out.append(" ")
-        elif source.startswith('R"', i) and (i == 0 or not (source[i - 1].isalnum()
-                                                            or source[i - 1] == "_")):
+        elif _RAW_STRING.match(source, i) and (i == 0 or not (source[i - 1].isalnum()
+                                                              or source[i - 1] == "_")):
+            raw.append(i)
+            i = source.index('R"', i)
             j = source.find("(", i + 2)
             delim = source[i + 2:j] if j >= 0 else ""
             end = source.find(")" + delim + '"', j + 1) if j >= 0 else -1
             body = source[j + 1:end] if end >= 0 else source[i + 2:]
             i = n if end < 0 else end + len(delim) + 2
             literal_end = _append_literal(out, body, literal_end)
+        elif c == "'" and _in_number(source, i):  # a digit separator (`1'000`), not a literal:
+            i += 1  # dropped (`1000`), so no later reading takes it for one either
         elif c in "\"'":
             j = i + 1
             while j < n and source[j] != c:
@@ -193,7 +217,21 @@ def code_and_literals(source: str) -> str:
                 literal_end = -1
             out.append(c)
             i += 1
+    if raw and refuse_raw:
+        # the compiler undoes line splices inside a raw string, the reading above does not: the
+        # two could disagree on where it ends
+        _fail("raw string literals (`R\"(...)\"`) are not allowed in CUDA sources: use "
+              "ordinary string literals")
     return "".join(out)
+
+
+def _in_number(source: str, i: int) -> bool:
+    """Whether the `'` at i continues a numeric literal (C++14 digit separators): the token it
+    follows starts with a digit (`0x1'F`, `1'0`), unlike a character literal's prefix (`u8'a'`)."""
+    j = i
+    while j > 0 and (source[j - 1].isalnum() or source[j - 1] in "_.'"):
+        j -= 1
+    return j < i and source[j].isdigit() and i + 1 < len(source) and source[i + 1].isalnum()
 
 
 def _append_literal(out: list, body: str, literal_end: int) -> int:
@@ -265,12 +303,12 @@ def load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
 
 # load_inline's keywords a submission may pass; the build directory is the evaluator's (per
 # evaluation), and include paths and linker flags would reach libraries the text rules never see.
-LOAD_INLINE_KEYWORDS = {"name", "cpp_sources", "cuda_sources", "functions", "verbose", "with_cuda",
+LOAD_INLINE_KEYWORDS = frozenset({"name", "cpp_sources", "cuda_sources", "functions", "verbose", "with_cuda",
                         "extra_cflags", "extra_cuda_cflags", "extra_ldflags", "is_python_module",
-                        "with_pytorch_error_handling"}
+                        "with_pytorch_error_handling"})
 # Compiler flags that change code generation only (`-D` could spell a vendor call, `-l` link one).
 ALLOWED_FLAG = re.compile(
-    r"|-O[0-3s]?|--?use_fast_math|-lineinfo|-std=c\+\+\d\d|--expt-[a-z-]+|--extended-lambda"
+    r"|-O[0-3s]?|--?use_fast_math|-lineinfo|-std=c\+\+(17|20|23)|--expt-[a-z-]+|--extended-lambda"
     r"|-arch=sm_\d+a?|-gencode=arch=compute_\d+a?,code=(sm|compute)_\d+a?|-w|-Wno-[a-z-]+|-Wall"
     r"|-U__CUDA_NO_[A-Z0-9_]+__|--(ftz|prec-div|prec-sqrt|fmad)=(true|false)|--?maxrregcount=\d+"
     r"|-Xptxas=-v|--ptxas-options=-v|-DNDEBUG|-fPIC|-ffast-math|-march=native|-fopenmp-simd")

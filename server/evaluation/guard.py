@@ -39,6 +39,8 @@ from torch import _tensor_str
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from . import interpreter_bounds
+
 ARITHMETIC = "arithmetic/reduction"
 SCALAR = "scalar extraction"
 OFF_DEVICE = "copy off the evaluation device"
@@ -513,7 +515,9 @@ def install_interpreter_hooks() -> None:
     from triton.runtime.autotuner import Autotuner
     # Only the interpreter's own argument handling is paused, not the kernel body: Python that a
     # kernel calls at run time (which on a GPU could only run at compile time) stays guarded.
-    _wrap_once(interpreter.GridExecutor, "_init_args_hst", _paused_launch)
+    _wrap_once(interpreter.GridExecutor, "_init_args_hst",
+               lambda original: _paused_launch(_bounds_recorded(original)))
+    interpreter_bounds.install(interpreter.InterpreterBuilder, _kernel_failed)
     _wrap_once(interpreter.GridExecutor, "_restore_args_dev", _paused_launch)
     if not getattr(interpreter._implicit_cvt, "_kernel_env_hook", False):
         paused_cvt = functools.wraps(interpreter._implicit_cvt)(_paused_call(interpreter._implicit_cvt))
@@ -576,6 +580,21 @@ def _wrap_once(cls, name: str, make) -> None:
     setattr(cls, name, wrapper)
 
 
+def _bounds_recorded(init_args):
+    """The storages of a launch's arguments as the kernel sees them: all it may load or store."""
+    def init(self, *args, **kwargs):
+        made = init_args(self, *args, **kwargs)
+        interpreter_bounds.record(made)
+        return made
+    return init
+
+
+def _kernel_failed(error: BaseException) -> None:
+    guard = _active_guard()
+    if guard is not None and guard.kernel_error is None:
+        guard.kernel_error = error
+
+
 def _paused_launch(original):
     def launch(self, *args, **kwargs):
         # The pause must not cover the candidate's own code: check what the interpreter converts
@@ -612,6 +631,7 @@ def _interpreted_launch(original):
       a time."""
     def run(self, *args, **kwargs):
         grid = self.grid
+        bounds = interpreter_bounds.begin()
         try:
             if callable(grid):
                 names = inspect.getfullargspec(self.fn).args
@@ -620,12 +640,11 @@ def _interpreted_launch(original):
                 self.grid = made if type(made) is tuple else tuple(made)
             return original(self, *args, **kwargs)
         except Exception as exc:
-            guard = _active_guard()
-            if guard is not None and guard.kernel_error is None:
-                guard.kernel_error = exc
+            _kernel_failed(exc)
             raise
         finally:
             self.grid = grid
+            interpreter_bounds.end(bounds)
     return run
 
 

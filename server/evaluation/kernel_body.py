@@ -178,6 +178,18 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
                   "body may use only those, its own parameters and locals, and "
                   f"{', '.join(sorted(KERNEL_BUILTINS))}")
     for node in body:  # after the rules above, whose messages say more about a global's call
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and (root(node.func) is None or root(node.func) in local)
+                and node.func.attr not in _value_methods()):
+            _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `.{node.func.attr}(...)`, which "
+                  "is not a method of Triton's values (tensors, tensor descriptors, dtypes): in "
+                  "the interpreter it would run as Python on host objects (a block's text, a list)")
+        if isinstance(node, ast.JoinedStr) or (
+                isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod)
+                and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)):
+            _fail(f"line {node.lineno}: the kernel `{fn.name}` formats a string; in Triton's "
+                  "interpreter a block formats as its values' text, which Python could then "
+                  "compute on (messages of kernel assertions are string literals)")
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             _fail(f"line {node.lineno}: `{'global' if isinstance(node, ast.Global) else 'nonlocal'}` "
                   f"inside the kernel `{fn.name}`: a kernel's results leave through the tensors it "
@@ -195,6 +207,15 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
 # Where what a kernel reads may be defined: Triton's interpreter (the cpu evaluator) replaces
 # triton.language's operations with its own functions, defined in its module.
 _KERNEL_OWNERS = ("math", "triton.language", "triton.runtime.interpreter")
+
+
+@functools.lru_cache(maxsize=None)
+def _value_methods() -> frozenset[str]:
+    """The public methods of the values a kernel body holds: tensors (and block pointers),
+    tensor descriptors, dtypes and constants."""
+    from triton.language import core
+    kinds = (core.tensor, core.tensor_descriptor_base, core.dtype, core.constexpr)
+    return frozenset(n for kind in kinds for n in dir(kind) if not n.startswith("_"))
 
 
 def _prints(node: ast.AST, aliases: dict[str, str], local: set[str]) -> bool:

@@ -23,6 +23,7 @@ from .correctness import (as_tensors, check_deterministic, check_inputs_unchange
                           tolerances)
 from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
+from .interpreter_bounds import KernelMemoryError
 from .inputs import (correctness_trials, generate, insensitive_trial_inputs, replayable, seed_torch,
                      spiked_task, task_family, trial_count)
 from .loading import build_models, candidate_path, load_candidate, load_reference
@@ -386,6 +387,9 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
         if isinstance(exc, torch.OutOfMemoryError) or "can't allocate memory" in str(exc):
             raise StageFailure(CORRECTNESS, "out_of_memory", f"{label}: out of memory: "
                                + describe_exception(exc, file)) from None
+        if guard.violation is None and isinstance(guard.kernel_error, KernelMemoryError):
+            raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: "
+                               + describe_exception(guard.kernel_error, file)) from None
         if guard.violation is None:
             kind = type(exc).__name__
             # The interpreter reports what the GPU compiler would reject (non-power-of-2 arange,
@@ -409,6 +413,9 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
 def _check_no_kernel_failure(guard: DispatchGuard, stage: str) -> None:
     """A kernel failed in the interpreter and forward caught the error and went on: its message
     could carry the kernel's values to host code, so the failure stands (cpu evaluator)."""
+    if isinstance(guard.kernel_error, KernelMemoryError):
+        raise StageFailure(stage, "runtime_error",
+                           describe_exception(guard.kernel_error, guard.candidate_file))
     if guard.kernel_error is not None:
         raise StageFailure(COMPILE if stage == CORRECTNESS else stage, "compile_error",
                            "your Triton kernel failed, and your code caught the error and went "

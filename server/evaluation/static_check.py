@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from .cuda_sources import CLOCKS_REASON, PROFILER_REASON, STREAMS_REASON, check_cuda_sources, load_inline_sources
 from .kernel_body import check_kernel, kernel_globals
+from .own_attributes import misused_class, own_private_accesses
 from .source_names import binding_counts, bound_names, dotted, import_aliases, literal_getattr, root, where
 from .stages import STATIC_CHECK, StageFailure
 
@@ -442,9 +443,13 @@ GPU_CLOCK_TEXT = ("globaltimer", "%clock")
 
 
 def _is_module(name: str) -> bool:
-    """By the object, not the spelling: `torch.nn.functional.torch` is the torch module."""
+    """By the object, not the spelling: `torch.nn.functional.torch` is the torch module. A
+    top-level module not imported in this process yet is one too (`import torch` in a process
+    that never loaded torch)."""
     return isinstance(sys.modules.get(name), types.ModuleType) or isinstance(
-        _resolve(name), types.ModuleType)
+        _resolve(name), types.ModuleType) or (
+        "." not in name and name.split(".")[0] in ALLOWED_IMPORTS
+        and importlib.util.find_spec(name) is not None)
 
 
 def _is_data(name: str) -> bool:
@@ -592,6 +597,13 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
     known = bound | set(aliases) | set(dir(builtins)) | {"__name__", "__file__", "__doc__"}
     argless_calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and not n.args
                      and not n.keywords}
+    own_private = own_private_accesses(tree, aliases)
+    misused = misused_class(tree, {id(n) for a in _annotations(tree) for n in ast.walk(a)})
+    if misused is not None:
+        _fail(f"{where(misused)}: the class `{misused.id}` may only be called, named as a base, "
+              "tested with isinstance/issubclass/super or `is`, or have its constants read: "
+              "read off its class (`Holder.get`, or under another name), a method takes any "
+              "object as `self`")
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in known:
             # e.g. what Triton's interpreter copies into a module's globals at the first launch
@@ -616,10 +628,11 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
                   f"({_INTROSPECTION})")
         if isinstance(node, ast.Attribute):
             attr = node.attr
-            own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
-            if attr.startswith("_") and not attr.startswith("__") and root(node) not in aliases and not own:
+            if (attr.startswith("_") and not attr.startswith("__") and root(node) not in aliases
+                    and id(node) not in own_private):
                 _fail(f"{where(node)}: `.{attr}` is not allowed: private attributes of objects "
-                      "other than your own (`self`) are not an API for kernels")
+                      "other than your own are not an API for kernels (your own: `self._x` or "
+                      "`cls._x` in a method of your class, for an `_x` your code binds there)")
             # on `self` too: `self.compile()` is torch.compile (nn.Module.compile)
             if attr in SHADOWED_MODULES and not (root(node) == "os" and attr == "path"):
                 _fail(f"{where(node)}: `.{attr}` is not allowed: it names a module the rules "
@@ -701,8 +714,7 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
                 if isinstance(t, ast.Attribute) and root(t) is None:
                     _fail(f"{where(node)}: assigning an attribute of a computed object "
                           "(`type(x).attr = ...`, `f().attr = ...`) is not allowed (monkeypatching)")
-                if (isinstance(t, ast.Attribute) and t.attr.startswith("_")
-                        and not (isinstance(t.value, ast.Name) and t.value.id in ("self", "cls"))):
+                if isinstance(t, ast.Attribute) and t.attr.startswith("_") and id(t) not in own_private:
                     _fail(f"{where(node)}: assigning the private attribute `.{t.attr}` of another "
                           "object is not allowed (monkeypatching)")
                 if isinstance(t, ast.Attribute) and t.attr.startswith("__") and t.attr.endswith("__"):
@@ -899,7 +911,8 @@ def _check_dynamic_attribute(node: ast.Call) -> None:
     if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and not name.value.startswith("_")):
         _fail(f"{where(node)}: `{node.func.id}` needs a literal, public attribute name "
               "(no computed or underscore names)")
-    if forbidden_attribute(name.value) or name.value in FORBIDDEN_BUILTINS or name.value in RUNNERS:
+    if (forbidden_attribute(name.value) or name.value in FORBIDDEN_BUILTINS or name.value in RUNNERS
+            or name.value in SHADOWED_MODULES):  # getattr(a_module, "sys") is `.sys`
         _fail(f"{where(node)}: `{node.func.id}(..., {name.value!r})` is not allowed: {_INTROSPECTION}")
 
 

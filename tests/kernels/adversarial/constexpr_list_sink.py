@@ -1,5 +1,5 @@
 # task: level1/19_ReLU
-# expect: forbidden_op
+# expect: format_violation
 # expect_gpu: rejected
 # why: tl.constexpr([]) is a Triton class holding a list (lists are allowed inside Triton classes, for
 #      tensor descriptors); the kernel appends the text of its loaded block to it (str() of a value is

@@ -1,5 +1,6 @@
 # task: level1/19_ReLU
-# expect: crash
+# expect: runtime_error
+# expect_gpu: crash
 # why: reads far outside the input on purpose; on a GPU this corrupts the CUDA context, which must cost only this step (on CPU the interpreter faults or reads garbage)
 import torch
 import torch.nn as nn

@@ -1,5 +1,5 @@
 # task: level1/19_ReLU
-# expect: compile_error
+# expect: format_violation
 # why: names bound only in dead code (`if False: np = 0`) pass the "defined in your file" rules; Triton's interpreter used to copy its own globals (numpy, inspect) into the module wherever a name was missing, so the kernel ran numpy on its arrays. Now the interpreter runs kernels in a namespace of their own and the names stay unbound (on a GPU the compiler finds them undefined)
 import torch
 import torch.nn as nn

@@ -1,5 +1,5 @@
 # task: level1/19_ReLU
-# expect: compile_error
+# expect: format_violation
 # expect_gpu: rejected
 # why: no list argument needed: the kernel fails an `assert` whose message is f"{x}"; in the
 #      interpreter tl.tensor.__str__ is str(handle.data), the message travels out in the

@@ -1,5 +1,5 @@
 # task: level1/19_ReLU
-# expect: forbidden_op
+# expect: format_violation
 # expect_gpu: rejected
 # why: a plain (empty) list is a legal kernel argument and reaches the body as the same object;
 #      the kernel appends f"{x}" of its loaded block, and in the interpreter tl.tensor.__str__ is

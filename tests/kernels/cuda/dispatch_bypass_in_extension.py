@@ -1,7 +1,9 @@
 # task: level1/19_ReLU
 # language: cuda
-# expect: foreign_kernel
-# why: the extension hides the Python dispatch keys before calling at::relu, so the dispatch guard sees nothing; kernel provenance sees aten's relu kernel
+# expect: format_violation
+# expect_cpu: needs_gpu
+# says: imports
+# why: the extension hides the Python dispatch keys before calling at::relu, so the dispatch guard sees nothing; kernel provenance sees aten's relu kernel; the build gate now refuses the built library first: it imports at::_ops::relu
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline

@@ -1,7 +1,9 @@
 # task: level1/19_ReLU
 # language: cuda
-# expect: forbidden_op
-# why: the extension calls at::relu (a library kernel) instead of launching its own: the dispatch guard sees aten::relu
+# expect: format_violation
+# expect_cpu: needs_gpu
+# says: imports
+# why: the extension calls at::relu (a library kernel) instead of launching its own: the dispatch guard sees aten::relu; the build gate now refuses the built library first: it imports at::_ops::relu
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline

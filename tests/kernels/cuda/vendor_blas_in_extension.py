@@ -1,7 +1,9 @@
 # task: level1/1_Square_matrix_multiplication_
 # language: cuda
-# expect: foreign_kernel
-# why: the extension hides the Python dispatch keys and calls at::mm, which runs cuBLAS; the dispatch guard sees nothing, kernel provenance sees cuBLAS's kernels
+# expect: format_violation
+# expect_cpu: needs_gpu
+# says: imports
+# why: the extension hides the Python dispatch keys and calls at::mm, which runs cuBLAS; the dispatch guard sees nothing, kernel provenance sees cuBLAS's kernels; the build gate now refuses the built library first: it imports at::_ops::mm
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline

@@ -1,0 +1,120 @@
+"""What a built CUDA extension links against, read from its ELF dynamic symbol table.
+
+The text rules read the C++ sources, and C++ has many ways to spell a name they do not see (a
+raw string's prefix, a digit separator, a macro, a trigraph). What the compiled library imports
+cannot be spelt around: every libc, CUDA runtime, vendor or libtorch function the code calls by
+name is an undefined symbol of the `.so`. The build gate checks these before the library is
+loaded (its static constructors have not run yet) and refuses: process, file, network and
+dynamic-loading calls; CUDA's host callbacks, graphs, streams of its own and host-visible memory;
+vendor libraries; libtorch's threads, profiler state, stream pools, host allocators and direct
+(non-dispatched) CPU kernels; and ATen operators other than the allocation and layout ones the
+dispatch guard allows. Code that finds functions without importing them (walking another
+library's symbol table in memory) stays out of reach: see the README's threat model.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+
+# libc and the dynamic loader: processes, files, the network, loading code, signals, raw syscalls.
+_LIBC = re.compile(
+    r"_*(system|popen|exec\w*|fexecve|v?fork|[Ff]ork\w*|clone3?|posix_spawn\w*|dl\w+|libc_dl\w+|wordexp"
+    r"|syscall|ptrace|process_vm_\w+|open|openat|open64|openat64|open_by_handle_at|creat|creat64"
+    r"|fopen|fopen64|freopen|freopen64|fdopen|tmpfile|tmpfile64|mkstemp\w*|mkostemp\w*|memfd_\w+"
+    r"|shm_open|socket|socketpair|connect|bind|listen|accept4?|sendfile|sendfile64|sendmsg|sendto"
+    r"|(secure_)?getenv|setenv|putenv|unsetenv|clearenv|prctl|seccomp|kill|tgkill|signal|sigaction"
+    r"|mprotect|pkey_\w+|mmap|mmap64|mremap|pthread_create|pipe|pipe2|dup|dup2|dup3|unlink|unlinkat"
+    r"|rename|renameat2?|remove|chdir|fchdir|chroot|truncate|truncate64|ftruncate|ftruncate64"
+    r"|write|pwrite|pwrite64|writev|pwritev2?|read|pread|pread64|readv|preadv2?|close_range"
+    r"|ioctl|splice|tee|vmsplice|io_uring\w*|bpf|personality|setrlimit|prlimit64?)"
+    r"(_2|_chk|64)*")  # glibc's fortified and large-file spellings (`__open_2`, `__pread64_chk`)
+# CUDA runtime and driver: host work in stream order, graphs, streams of its own, host-visible
+# memory, driver entry points by name, other contexts.
+_CUDA = re.compile(
+    r"(cuda|cu)(LaunchHostFunc\w*|StreamAddCallback\w*|Graph\w*|StreamBeginCapture\w*|"
+    r"StreamEndCapture\w*|HostAlloc\w*|MallocHost\w*|HostRegister\w*|MallocManaged\w*|"
+    r"StreamCreate\w*|GreenCtx\w*|DevResource\w*|MemAllocHost\w*|MemHostAlloc\w*|MemHostRegister\w*|"
+    r"MemAllocManaged\w*|CtxCreate\w*|DevicePrimaryCtx\w*|MemPool\w*|MallocFromPoolAsync\w*|"
+    r"DeviceSetMemPool\w*|Ipc\w*|GetDriverEntryPoint\w*|GetProcAddress\w*|LaunchCooperativeKernelMultiDevice\w*|"
+    r"UserObject\w*|ThreadExchangeStreamCaptureMode\w*|LogsRegisterCallback\w*|ProfilerStart\w*|"
+    r"ProfilerStop\w*)")
+_VENDORS = re.compile(r"_*(cublas|cudnn|cufft|curand|cusparse|cusolver|cutensor|nccl|nvrtc|nvJitLink"
+                      r"|cupti|nvtx|nvml|cub|thrust|nvshmem|cutlass)", re.IGNORECASE)
+# libtorch, as parts of the mangled name: threads, the profiler's state (behaving honestly
+# only while kernels are recorded), stream pools, host memory, CPU kernels called directly.
+_TORCH_PARTS = ("ThreadLocalDebugInfo", "ThreadLocalState", "DebugInfoGuard", "GreenContext",
+                "ThreadPool", "intraop_launch", "launch_no_thread_state", "getStreamFromPool",
+                "getStreamFromExternal", "setCurrentCUDAStream", "CUDAGraph", "HostAllocator",
+                "getPinnedMemoryAllocator", "empty_cpu", "empty_strided_cpu", "profiler",
+                "RecordFunction", "Kineto", "Dispatcher", "OperatorHandle", "Library",
+                "PythonDispatcher", "TorchDispatchModeTLS", "PythonTLSSnapshot", "set_python_dispatcher",
+                "tls_set_dispatch_key", "PyInterpreter", "THPVariable_Unpack", "CUDACachingAllocator",
+                "getAllocator", "SetAllocator", "MemPool", "cudaMallocAsync", "CPUAllocator",
+                "invoke_parallel", "set_num_threads", "_M_start_thread")  # std::thread, std::async
+_TORCH_NAMESPACES = (("_ZN2at6native", "at::native (kernels called past the dispatcher)"),
+                     ("_ZN2at3cpu", "at::cpu (CPU kernels called directly)"),
+                     ("_ZN2at6launch", "at::launch (another thread)"),
+                     ("_ZN2at8parallel", "at::parallel (other threads)"),
+                     ("_ZN2at4meta", "at::meta"), ("_ZN2at6detail9empty", "at::detail allocation"))
+_OPS = re.compile(r"_ZN2at4_ops(\d+)")
+# ATen operators an extension may call by name (through the dispatcher, where the dispatch guard
+# sees them too): allocations, views, layout copies.
+_EXTRA_OPS = ("copy_",)
+
+
+def undefined_symbols(path: str) -> list[str]:
+    """Names of the undefined dynamic symbols of an ELF64 little-endian shared library."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        raise ValueError(f"{path} is not a 64-bit little-endian ELF file")
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    names = []
+    for _, kind, _, _, offset, size, link, _, _, entsize in sections:
+        if kind != 11:  # SHT_DYNSYM
+            continue
+        strtab_offset = sections[link][4]
+        for at in range(offset, offset + size, entsize or 24):
+            name_at, _, _, shndx, _, _ = struct.unpack_from("<IBBHQQ", data, at)
+            if shndx == 0 and name_at:
+                end = data.index(b"\0", strtab_offset + name_at)
+                names.append(data[strtab_offset + name_at:end].decode("ascii", "replace"))
+    return names
+
+
+def forbidden_import(names, allowed_ops) -> str | None:
+    """Why the first refused symbol among `names` is refused, or None."""
+    for full in names:
+        name = full.split("@")[0]
+        if _LIBC.fullmatch(name):
+            return f"`{name}` (processes, files, the network and loading code are not a kernel's)"
+        if _CUDA.fullmatch(name):
+            return (f"`{name}` (host callbacks, graphs, streams of its own, host-visible memory "
+                    "and driver entry points escape the timer and the checks)")
+        if _VENDORS.match(name) or any(f"{len(v)}{v}" in name for v in ("cublas", "cudnn", "cutlass", "thrust", "cub")):
+            return f"`{name}` (vendor libraries compute for you; write your own kernels)"
+        if name.startswith("_Z"):
+            part = next((p for p in _TORCH_PARTS if p in name), None)
+            if part:
+                return f"libtorch's `{part}` (in `{name}`): threads, profiler state, streams, " \
+                       "allocators and dispatcher internals are not a kernel's to use"
+            namespace = next((why for prefix, why in _TORCH_NAMESPACES if name.startswith(prefix)), None)
+            if namespace:
+                return f"`{name}`: {namespace}"
+            for match in _OPS.finditer(name):
+                length = int(match.group(1))
+                op = name[match.end():match.end() + length]
+                if not _allowed_op(op, allowed_ops):
+                    return (f"the ATen operator `{op}` (in `{name}`): an extension may call "
+                            "allocation, view and copy operators only; compute in your kernels")
+    return None
+
+
+def _allowed_op(op: str, allowed_ops) -> bool:
+    """`empty_like`, `view`, or an overload or variant of an allowed operator (`slice_Tensor`,
+    `select_int`, `empty_memory_format`)."""
+    return op in _EXTRA_OPS or op in allowed_ops or any(
+        op.startswith(base + "_") for base in (*allowed_ops, *_EXTRA_OPS))

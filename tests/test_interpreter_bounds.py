@@ -1,0 +1,93 @@
+"""Memory an interpreted kernel may touch: its launch's tensors' storages
+(server/evaluation/interpreter_bounds.py). In Triton's interpreter a pointer is a host address,
+so without this a kernel given `id(obj)` or a large offset reached any object of the process."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+import triton
+import triton.language as tl
+
+from server.evaluation.guard import DispatchGuard, install_interpreter_hooks
+from server.evaluation.interpreter_bounds import KernelMemoryError
+
+
+def interpreted(fn):
+    """triton.jit, forced into the interpreter without leaking TRITON_INTERPRET to other tests."""
+    with triton.knobs.runtime.scope():
+        triton.knobs.runtime.interpret = True
+        return triton.jit(fn)
+
+
+def scale(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 2, mask=mask)
+
+
+def count(x_ptr, total_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.atomic_add(total_ptr + offs * 0, tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+
+def tile_copy(x_ptr, out_ptr, M, N, BLOCK: tl.constexpr):
+    src = tl.make_block_ptr(x_ptr, (M, N), (N, 1), (tl.program_id(0) * BLOCK, 0), (BLOCK, BLOCK), (1, 0))
+    dst = tl.make_block_ptr(out_ptr, (M, N), (N, 1), (tl.program_id(0) * BLOCK, 0), (BLOCK, BLOCK), (1, 0))
+    tl.store(dst, tl.load(src, boundary_check=(0, 1)), boundary_check=(0, 1))
+
+
+def write_at(out_ptr, offset):
+    tl.store(out_ptr + offset, 1.0)
+
+
+def read_address(address, out_ptr):
+    tl.store(out_ptr, tl.load(address.to(tl.pointer_type(tl.int64))))
+
+
+def launch(kernel, grid, *args, **kwargs):
+    install_interpreter_hooks()
+    guard = DispatchGuard("cpu")
+    with guard:
+        try:
+            kernel[grid](*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - the guard keeps the failure anyway
+            error = exc
+        else:
+            error = None
+    return guard, error
+
+
+def test_honest_kernels_touch_only_their_tensors():
+    x = torch.randn(1000)
+    out = torch.empty_like(x)
+    guard, error = launch(interpreted(scale), (4,), x, out, 1000, BLOCK=256)  # masked tail lanes
+    assert error is None and guard.kernel_error is None
+    torch.testing.assert_close(out, x * 2)
+    total = torch.zeros(1)
+    guard, error = launch(interpreted(count), (4,), x, total, 1000, BLOCK=256)
+    assert error is None and guard.kernel_error is None
+    torch.testing.assert_close(total, x.sum().reshape(1), rtol=1e-4, atol=1e-4)
+    m = torch.randn(20, 16)
+    copy = torch.zeros_like(m)
+    guard, error = launch(interpreted(tile_copy), (2,), m, copy, 20, 16, BLOCK=16)  # padded tile
+    assert error is None and guard.kernel_error is None
+    torch.testing.assert_close(copy, m)
+
+
+def test_a_store_past_its_tensor_is_refused_before_it_happens():
+    out, other = torch.zeros(4), torch.zeros(4)
+    offset = (other.data_ptr() - out.data_ptr()) // 4
+    guard, error = launch(interpreted(write_at), (1,), out, offset)
+    assert error is not None and isinstance(guard.kernel_error, KernelMemoryError)
+    assert "outside every tensor the launch was given" in str(guard.kernel_error)
+    assert other.eq(0).all() and out.eq(0).all()
+
+
+def test_a_pointer_made_from_an_objects_address_is_refused():
+    array = np.zeros(4, dtype=np.float32)
+    out = torch.zeros(1, dtype=torch.int64)
+    guard, error = launch(interpreted(read_address), (1,), id(array) + 16, out)
+    assert isinstance(guard.kernel_error, KernelMemoryError)  # sticky though the host caught it
+    assert out.item() == 0

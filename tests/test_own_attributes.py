@@ -1,0 +1,81 @@
+"""Private attributes a submission may use: its own objects' (server/evaluation/own_attributes.py),
+through the real static check."""
+
+import pytest
+
+from server.evaluation.stages import StageFailure
+from server.evaluation.static_check import static_check
+
+PROGRAM = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+OBJ = torch.nn.Linear(1, 1)  # some library object with private attributes of its own
+
+
+@triton.jit
+def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+{module}
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self._block = 1024
+        {init}
+
+    def forward(self, x):
+        out = torch.empty_like(x)
+        copy_kernel[(triton.cdiv(x.numel(), self._block),)](x, out, x.numel(), BLOCK=self._block)
+        {forward}
+        return out
+"""
+
+
+def check(module="", init="", forward=""):
+    return static_check(PROGRAM.format(module=module, init=init, forward=forward), "triton")
+
+
+HOLDER = "class H:\n    def __init__(self):\n        self._C = None\n\n    def get(self):\n        return self._C\n"
+
+
+@pytest.mark.parametrize("module, init, forward", [
+    ("class Act(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self._scale = 1.0\n\n"
+     "    @property\n    def scale(self):\n        return self._scale\n\n"
+     "    @scale.setter\n    def scale(self, v):\n        self._scale = v\n",
+     "self.act = Act()\n        assert isinstance(self.act, (Act, nn.Module))", "s = self.act.scale"),
+    ("", "self.register_buffer('_bias', torch.zeros(1))", "b = self._bias"),
+    ("class Cfg:\n    _cache = {}\n\n    @classmethod\n    def block(cls, n):\n        if n not in cls._cache:\n"
+     "            cls._cache[n] = triton.next_power_of_2(n)\n        return cls._cache[n]\n", "", "b = Cfg.block(8)"),
+    ("", "", "f = lambda: self._block\n        b = f()"),
+    ("class Base(nn.Module):\n    LIMIT = 4\n", "", "k = Base.LIMIT"),
+], ids=["property-and-setter", "registered-buffer", "classmethod-cache", "closure-over-self",
+        "class-constant"])
+def test_own_private_state_passes(module, init, forward):
+    assert check(module, init, forward).kernels == ("copy_kernel",)
+
+
+@pytest.mark.parametrize("module, forward, says", [
+    ("def get(self):\n    return self._C\n", "get(OBJ)", "private attributes of objects other"),
+    (HOLDER + "NATIVE = H.get(OBJ)\n", "", "may only be called"),
+    (HOLDER + "K = H\nNATIVE = K.get(OBJ)\n", "", "may only be called"),
+    (HOLDER + "NATIVE = getattr(H, 'get')(OBJ)\n", "", "may only be called"),
+    (HOLDER + "\n    @classmethod\n    def grab(cls, obj):\n        return cls.get(obj)\n", "", "may only be called"),
+    ("class H:\n    _C = None\n\n    @staticmethod\n    def get(self):\n        return self._C\n", "", "private"),
+    ("class H:\n    _C = None\n\n    def get(self):\n        return (lambda self: self._C)(OBJ)\n", "", "private"),
+    ("def deco(f):\n    return staticmethod(f)\n\n\nclass H:\n    _C = None\n\n    @deco\n    def get(self):\n"
+     "        return self._C\n", "", "private"),
+    ("", "m = self._modules", "private attributes of objects other"),
+    ("import warnings\nW = getattr(warnings, 'sys')\n", "", "getattr(..., 'sys')"),
+], ids=["function-with-a-self-parameter", "method-read-off-its-class", "class-under-another-name",
+        "getattr-of-a-method", "classmethod-calls-a-method-through-cls", "staticmethod-self",
+        "lambda-self-inside-a-method", "unknown-decorator", "inherited-private-state",
+        "getattr-of-a-module-name"])
+def test_foreign_private_attributes_are_refused(module, forward, says):
+    with pytest.raises(StageFailure) as err:
+        check(module, "", forward)
+    assert err.value.error_class == "format_violation" and says in err.value.feedback
