@@ -4,8 +4,10 @@ so these run without a GPU or a compiler."""
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 import torch.utils.cpp_extension as cpp_extension
@@ -13,6 +15,7 @@ import torch.utils.cpp_extension as cpp_extension
 from server.evaluation import build_gate, so_imports
 from server.evaluation.guard import ALLOWED_OP_NAMES
 from server.evaluation.stages import StageFailure
+from server.evaluation.static_check import static_check
 
 CPP = "torch::Tensor relu(torch::Tensor x);"
 CUDA = ("__global__ void relu_kernel(const float* x, float* y, long n) { }\n"
@@ -139,3 +142,22 @@ def test_imports_are_read_from_the_dynamic_symbol_table(tmp_path):
 ])
 def test_which_imports_are_refused(symbol, refused):
     assert (so_imports.forbidden_import([symbol], ALLOWED_OP_NAMES) is not None) == refused
+
+
+HONEST = sorted((Path(__file__).parent / "kernels" / "honest_cuda").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", HONEST, ids=[p.stem for p in HONEST])
+def test_honest_cuda_idioms_pass_the_static_check(path):
+    """CUDA submissions in common styles (a CUDA_CHECK macro with __FILE__, `m.doc()`, sources
+    formatted from constants or joined, nvcc's two-token flags)."""
+    static_check(path.read_text(), "cuda")
+
+
+@pytest.mark.parametrize("path", HONEST, ids=[p.stem for p in HONEST])
+def test_honest_cuda_idioms_pass_the_gate(gate, path):
+    """Imported, they call load_inline (a recorder here) with nothing refused."""
+    spec = importlib.util.spec_from_file_location(f"honest_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert gate and build_gate.refusal() is None

@@ -53,8 +53,9 @@ HOLDER = "class H:\n    def __init__(self):\n        self._C = None\n\n    def g
      "            cls._cache[n] = triton.next_power_of_2(n)\n        return cls._cache[n]\n", "", "b = Cfg.block(8)"),
     ("", "", "f = lambda: self._block\n        b = f()"),
     ("class Base(nn.Module):\n    LIMIT = 4\n", "", "k = Base.LIMIT"),
+    ("class Cfg:\n    _MAX_WARPS = 8\n", "", "k = Cfg._MAX_WARPS"),
 ], ids=["property-and-setter", "registered-buffer", "classmethod-cache", "closure-over-self",
-        "class-constant"])
+        "class-constant", "private-class-constant"])
 def test_own_private_state_passes(module, init, forward):
     assert check(module, init, forward).kernels == ("copy_kernel",)
 

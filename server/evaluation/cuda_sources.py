@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+import string
 import textwrap
 from types import MappingProxyType
 
@@ -107,7 +108,7 @@ CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
     re.compile(r'"[^"]*\.(byte|inst|quad|word|2byte|4byte|8byte|ascii|asciz|string|zero|fill)\b'):
         "inline assembly may not assemble raw bytes",
     # where a registration says it came from (integrity.kernels_registered_from reads it)
-    re.compile(r"#\s*line\b|__file__"): "source locations are the evaluator's to read",
+    re.compile(r"#\s*line\b"): "source locations are the evaluator's to read",
     # universal character names spell identifiers letter by letter (`Libr\u0061ry`)
     re.compile(r"\\u[0-9a-f]{4}|\\u[0-9a-f]{8}"): "universal character names can spell forbidden names",
     # names a rule matches by namespace, reached under another: `namespace th = thrust;`,
@@ -251,7 +252,8 @@ LOAD_INLINE = "torch.utils.cpp_extension.load_inline"
 
 def load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
     """The text load_inline compiles: its source arguments, following names bound once, at
-    module level, to string literals (concatenations, lists, `textwrap.dedent` of a literal).
+    module level, to string literals (concatenations, lists, `str.join` of a list,
+    `textwrap.dedent` of a literal, f-strings and `.format` of numbers and strings bound so).
     Comments and docstrings elsewhere are not read; a source built at run time, or load_inline
     called any other way than directly, cannot be reviewed and is refused."""
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and dotted(n.func, aliases) == LOAD_INLINE]
@@ -279,8 +281,48 @@ def load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
         if (isinstance(node, ast.Call) and dotted(node.func, aliases) == "textwrap.dedent"
                 and len(node.args) == 1 and not node.keywords):
             return textwrap.dedent(text(node.args[0], hops))
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
+                and len(node.args) == 1 and not node.keywords
+                and isinstance(node.args[0], (ast.List, ast.Tuple))):  # "\n".join([HEADER, KERNEL])
+            return text(node.func.value, hops).join(text(item, hops) for item in node.args[0].elts)
+        if isinstance(node, ast.JoinedStr):  # f"#define TILE {TILE}" of constants
+            return "".join(part.value if isinstance(part, ast.Constant) else _formatted(part, hops)
+                           for part in node.values)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "format"):  # TEMPLATE.format(threads=THREADS) of constants
+            template = text(node.func.value, hops)
+            fields = [f for _, f, spec, conversion in string.Formatter().parse(template) if f is not None]
+            if any(spec or conversion for _, f, spec, conversion in string.Formatter().parse(template)
+                   if f is not None) or not all(f.isidentifier() or f.isdigit() for f in fields):
+                _fail(f"{where(node)}: format values into load_inline's sources plainly (`{{TILE}}`: "
+                      "no format specs, conversions, attributes or indexes)")
+            try:
+                return template.format(*(scalar(a, hops) for a in node.args),
+                                       **{k.arg: scalar(k.value, hops) for k in node.keywords
+                                          if k.arg is not None})
+            except (IndexError, KeyError) as missing:
+                _fail(f"{where(node)}: load_inline's source template names {missing}, which "
+                      "`.format` is not given")
         _fail(f"{where(node)}: load_inline's sources must be string literals, or names bound once "
               "at module level to them: sources built at run time cannot be reviewed")
+
+    def scalar(node: ast.AST, hops: int = 0):
+        """A number or string written in the file (or a name bound once to one)."""
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float, str, bool):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            value = scalar(node.operand, hops)
+            if type(value) in (int, float):
+                return -value
+        if isinstance(node, ast.Name) and node.id in bound and bindings.get(node.id) == 1 and hops < 20:
+            return scalar(bound[node.id], hops + 1)
+        _fail(f"{where(node)}: values formatted into load_inline's sources must be numbers or "
+              "strings written in the file (or names bound once to them)")
+
+    def _formatted(part: ast.FormattedValue, hops: int) -> str:
+        if part.conversion != -1 or part.format_spec is not None:
+            _fail(f"{where(part)}: format values into load_inline's sources plainly (`{{TILE}}`)")
+        return str(scalar(part.value, hops))
 
     texts = []
     for call in calls:
@@ -308,10 +350,13 @@ LOAD_INLINE_KEYWORDS = frozenset({"name", "cpp_sources", "cuda_sources", "functi
                         "with_pytorch_error_handling"})
 # Compiler flags that change code generation only (`-D` could spell a vendor call, `-l` link one).
 ALLOWED_FLAG = re.compile(
-    r"|-O[0-3s]?|--?use_fast_math|-lineinfo|-std=c\+\+(17|20|23)|--expt-[a-z-]+|--extended-lambda"
-    r"|-arch=sm_\d+a?|-gencode=arch=compute_\d+a?,code=(sm|compute)_\d+a?|-w|-Wno-[a-z-]+|-Wall"
-    r"|-U__CUDA_NO_[A-Z0-9_]+__|--(ftz|prec-div|prec-sqrt|fmad)=(true|false)|--?maxrregcount=\d+"
-    r"|-Xptxas=-v|--ptxas-options=-v|-DNDEBUG|-fPIC|-ffast-math|-march=native|-fopenmp-simd")
+    r"|-O[0-3s]?|--?use_fast_math|-lineinfo|--generate-line-info|--?std=c\+\+(17|20|23)"
+    r"|--expt-[a-z-]+|--extended-lambda|(-arch=|--gpu-architecture=)(sm|compute)_\d+a?"
+    r"|(-gencode=|--generate-code=)?arch=compute_\d+a?,code=(sm|compute)_\d+a?|-gencode|-w"
+    r"|-Wno-[a-z-]+|-Wall|-U__CUDA_NO_[A-Z0-9_]+__|--?(ftz|prec-div|prec-sqrt|fmad)=(true|false)"
+    r"|--?maxrregcount=\d+|-Xptxas|(-Xptxas=|--ptxas-options=)?-(v|O[0-3])(,-(v|O[0-3]))*"
+    r"|-res-usage|--resource-usage|-DNDEBUG|-fPIC|-ffast-math|-march=native|-fopenmp-simd"
+    r"|-funroll-loops")
 
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
@@ -361,7 +406,8 @@ def flag_problem(keyword: str, flag: str) -> str | None:
 _BINDINGS = re.compile(
     r'pybind11_module\s*\(\s*torch_extension_name\s*,\s*(?P<m>\w+)\s*\)\s*\{'
     r'(?:\s*(?P=m)\s*\.\s*def\s*\(\s*"\w+"\s*,\s*&?\s*\w+\s*(?:,\s*"[^"\\]*")?'
-    r'(?:\s*,\s*py::arg\s*\(\s*"\w+"\s*\)(?:\s*=\s*[\w.+-]+)?)*\s*\)\s*;)*\s*\}')
+    r'(?:\s*,\s*py::arg\s*\(\s*"\w+"\s*\)(?:\s*=\s*[\w.+-]+)?)*\s*\)\s*;'
+    r'|\s*(?P=m)\s*\.\s*doc\s*\(\s*\)\s*=\s*"[^"\\]*"\s*;)*\s*\}')  # m.doc() = "...";
 _BOUND = re.compile(r'\.\s*def\s*\(\s*"\w+"\s*,\s*&?\s*(\w+)')
 
 

@@ -79,7 +79,7 @@ ALLOWED_OP_NAMES = (
     "view", "_unsafe_view", "reshape", "_reshape_alias", "permute", "transpose", "transpose_",
     "t", "t_", "expand", "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "as_strided", "slice",
     "select", "narrow", "split", "split_with_sizes", "unsafe_split", "chunk", "unbind", "flatten",
-    "unflatten", "alias", "detach", "view_as", "movedim",
+    "unflatten", "alias", "detach", "view_as", "movedim", "unfold", "diagonal",
     # copies within one device (copy_ and _to_copy are checked separately); concatenation is a
     # copy too, and honest level-3 kernels (DenseNet, Inception) assemble outputs with it
     "clone", "contiguous", "cat", "concat", "concatenate", "stack",

@@ -7,13 +7,14 @@ function `def f(self): return self._C` called as `f(torch)`, or a method called 
 `self`/`cls` is the first parameter of a method (a `def` in a class body, not a staticmethod),
 never rebound; when the name is one the submission binds itself (on `self`/`cls`, in a class body,
 or registered as a buffer, parameter or submodule); and methods are never read off their class.
+A class's own private constants may also be read through its name (`Config._MAX_WARPS`).
 """
 
 from __future__ import annotations
 
 import ast
 
-from .source_names import dotted
+from .source_names import binding_counts, dotted
 
 OWNERS = ("self", "cls")
 # Decorators after which the first parameter is still the instance (or the class).
@@ -29,7 +30,7 @@ def own_private_accesses(tree: ast.Module, aliases: dict[str, str]) -> set[int]:
            for n in ast.walk(tree)):
         return set()  # `self = torch` somewhere: nothing is judged own
     bound = _bound_private_names(tree)
-    own = set()
+    own = _class_constants(tree)
     for method in _methods(tree, aliases):
         owner = _first_parameter(method)
         for node in _scope(method, owner):
@@ -37,6 +38,21 @@ def own_private_accesses(tree: ast.Module, aliases: dict[str, str]) -> set[int]:
                     and node.value.id == owner and node.attr in bound):
                 own.add(id(node))
     return own
+
+
+def _class_constants(tree: ast.Module) -> set[int]:
+    """`C._LIMIT` where `C` is a class of the file's top level, bound once, whose own body assigns
+    `_LIMIT` (a constant of its own, not a method: those are never read off a class)."""
+    counts = binding_counts(tree)
+    constants = {}
+    for cls in tree.body:
+        if isinstance(cls, ast.ClassDef) and counts.get(cls.name) == 1:
+            constants[cls.name] = {t.id for stmt in cls.body if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+                                   for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+                                   for t in ast.walk(target) if isinstance(t, ast.Name)}
+    return {id(n) for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
+            and n.attr in constants.get(n.value.id, ())}
 
 
 def _scope(method, owner: str):

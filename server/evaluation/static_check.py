@@ -710,7 +710,10 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
             for t in targets:
                 if isinstance(t, ast.Subscript) and root(t.value) in aliases:
                     _fail(f"{where(node)}: assigning into `{dotted(t.value, aliases)}[...]` is not "
-                          "allowed: objects of imported modules are read-only")
+                          "allowed: objects of imported modules are read-only"
+                          + (" (for CUDA architectures, pass load_inline "
+                             "`extra_cuda_cflags=[\"-arch=sm_90\"]` instead of TORCH_CUDA_ARCH_LIST)"
+                             if "environ" in (dotted(t.value, aliases) or "") else ""))
                 if isinstance(t, ast.Attribute) and root(t) is None:
                     _fail(f"{where(node)}: assigning an attribute of a computed object "
                           "(`type(x).attr = ...`, `f().attr = ...`) is not allowed (monkeypatching)")
