@@ -161,3 +161,16 @@ def test_honest_cuda_idioms_pass_the_gate(gate, path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert gate and build_gate.refusal() is None
+
+
+@pytest.mark.parametrize("recorded", sorted((Path(__file__).parent / "data").glob("h200_*_imports.txt")),
+                         ids=lambda p: p.stem)
+def test_honest_extensions_built_on_the_h200_pass_the_import_check(recorded):
+    """The undefined symbols of the legitimate CUDA extensions (relu_cuda, relu_pybind_module) as
+    built on the H200 (nvcc 13, torch 2.11): the toolchain's own imports (libstdc++'s
+    random_device: open, read, ioctl, syscall) pass; anything refused added to them does not."""
+    names = recorded.read_text().split()
+    assert len(names) > 200 and "__cudaRegisterFatBinary" in names
+    assert so_imports.forbidden_import(names, ALLOWED_OP_NAMES) is None
+    for refused in ("system", "dlsym", "pthread_create", "_ZN2at4_ops4relu4callERKNS_6TensorE"):
+        assert so_imports.forbidden_import([*names, refused], ALLOWED_OP_NAMES) is not None
