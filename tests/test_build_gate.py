@@ -174,3 +174,18 @@ def test_honest_extensions_built_on_the_h200_pass_the_import_check(recorded):
     assert so_imports.forbidden_import(names, ALLOWED_OP_NAMES) is None
     for refused in ("system", "dlsym", "pthread_create", "_ZN2at4_ops4relu4callERKNS_6TensorE"):
         assert so_imports.forbidden_import([*names, refused], ALLOWED_OP_NAMES) is not None
+
+
+@needs_cc
+def test_imports_are_read_as_the_loader_reads_them(tmp_path):
+    """A library whose section headers are gone (or overflow the 16-bit count) still loads; its
+    imports are read from the dynamic segment, so they still show."""
+    library = Path(_library(tmp_path, "calls", "#include <stdlib.h>\nint f(void) { return system(\"true\"); }\n"))
+    data = bytearray(library.read_bytes())
+    data[0x28:0x30] = bytes(8)  # e_shoff
+    data[0x3C:0x40] = bytes(4)  # e_shnum, e_shstrndx
+    library.write_bytes(bytes(data))
+    assert "system" in {n.split("@")[0] for n in so_imports.undefined_symbols(str(library))}
+    (tmp_path / "short.so").write_bytes(b"\x7fELF\x02\x01")
+    with pytest.raises(ValueError):
+        so_imports.undefined_symbols(str(tmp_path / "short.so"))

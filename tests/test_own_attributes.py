@@ -54,8 +54,13 @@ HOLDER = "class H:\n    def __init__(self):\n        self._C = None\n\n    def g
     ("", "", "f = lambda: self._block\n        b = f()"),
     ("class Base(nn.Module):\n    LIMIT = 4\n", "", "k = Base.LIMIT"),
     ("class Cfg:\n    _MAX_WARPS = 8\n", "", "k = Cfg._MAX_WARPS"),
+    ("import enum\nimport functools\n\n\nclass Mode(enum.Enum):\n    A = 1\n\n\nclass Bad(Exception):\n    pass\n\n\n"
+     "class Tiles:\n    def __init__(self):\n        self._n = 2\n\n    @functools.lru_cache(maxsize=None)\n"
+     "    def blocks(self, k):\n        return self._n * k\n",
+     "self.tiles = Tiles()\n        self.modes = [m for m in Mode] + [Mode['A'], Mode.A]",
+     "try:\n            b = self.tiles.blocks(2)\n        except Bad:\n            raise Bad('no')"),
 ], ids=["property-and-setter", "registered-buffer", "classmethod-cache", "closure-over-self",
-        "class-constant", "private-class-constant"])
+        "class-constant", "private-class-constant", "enums-exceptions-and-cached-methods"])
 def test_own_private_state_passes(module, init, forward):
     assert check(module, init, forward).kernels == ("copy_kernel",)
 
@@ -70,11 +75,19 @@ def test_own_private_state_passes(module, init, forward):
     ("class H:\n    _C = None\n\n    def get(self):\n        return (lambda self: self._C)(OBJ)\n", "", "private"),
     ("def deco(f):\n    return staticmethod(f)\n\n\nclass H:\n    _C = None\n\n    @deco\n    def get(self):\n"
      "        return self._C\n", "", "private"),
+    ("class Outer:\n    class Inner:\n        def __init__(self):\n            self._C = None\n\n"
+     "        def get(self):\n            return self._C\n\n\nNATIVE = Outer.Inner.get(OBJ)\n", "", "may only be called"),
+    ("class H:\n    def __init__(self):\n        self._C = None\n\n    def get(self):\n        return self._C\n\n"
+     "    stolen = staticmethod(get)\n\n\nNATIVE = H.stolen(OBJ)\n", "", "may only be called"),
+    ("def property(f):\n    return staticmethod(f)\n\n\nclass H:\n    _C = None\n\n    @property\n"
+     "    def get(self):\n        return self._C\n", "", "private"),
     ("", "m = self._modules", "private attributes of objects other"),
     ("import warnings\nW = getattr(warnings, 'sys')\n", "", "getattr(..., 'sys')"),
 ], ids=["function-with-a-self-parameter", "method-read-off-its-class", "class-under-another-name",
         "getattr-of-a-method", "classmethod-calls-a-method-through-cls", "staticmethod-self",
-        "lambda-self-inside-a-method", "unknown-decorator", "inherited-private-state",
+        "lambda-self-inside-a-method", "unknown-decorator", "nested-class-read-off-its-outer",
+        "method-named-in-its-class-body", "decorator-name-rebound",
+        "inherited-private-state",
         "getattr-of-a-module-name"])
 def test_foreign_private_attributes_are_refused(module, forward, says):
     with pytest.raises(StageFailure) as err:

@@ -82,7 +82,8 @@ CUDA_FORBIDDEN_TEXT = MappingProxyType({
     "pybind11": _PYTHON, "py::": _PYTHON, "thpvariable": _PYTHON,
     # libtorch's threads, profiler state and direct CPU kernels; CUDA graphs and green contexts
     # (host nodes, streams of their own); libc spelt past word boundaries (`_Fork`, `open64`)
-    "threadlocaldebuginfo": PROFILER_REASON, "debuginfo": PROFILER_REASON,
+    "threadlocaldebuginfo": PROFILER_REASON, "debuginfokind": PROFILER_REASON,
+    "debuginfoguard": PROFILER_REASON,
     "threadpool": "threads escape the dispatch guard", "intraop_launch": "threads escape the dispatch guard",
     "launch_no_thread_state": "threads escape the dispatch guard",
     "greencontext": STREAMS_REASON, "greenctx": STREAMS_REASON, "cudagraph": STREAMS_REASON,
@@ -90,7 +91,7 @@ CUDA_FORBIDDEN_TEXT = MappingProxyType({
     "empty_cpu": _HOST_VISIBLE, "at::detail::": _HOST_VISIBLE, "at::native::": _DISPATCHER,
     "at::cpu::": _DISPATCHER, "dl_iterate_phdr": "loading libraries at run time is not allowed",
     "wordexp": _PROCESSES, "_fork": _PROCESSES, "execveat": _PROCESSES, "sysenter": _PROCESSES,
-    "int $0x80": _PROCESSES, "open64": _FILES, "pwrite": _FILES, "pread": _FILES,
+    "int $0x80": _PROCESSES, "open64": _FILES,
 })
 # Whole words and calls the substrings above cannot name without refusing honest identifiers.
 CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
@@ -103,10 +104,21 @@ CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
     re.compile(r"(?<![.>])\b_*(open|creat|remove|rename|truncate|chmod|symlink|link)(at)?(64)?(_2)?\s*\("):
         _FILES,
     re.compile(r"\bpy[a-z]+_[a-z]"): _PYTHON,  # PyRun_SimpleString, PyImport_ImportModule, PyGILState_Ensure
-    re.compile(r"\b_?py_\w|\b_py[a-z]|->\s*(tp|mp|sq|nb|ob)_\w"): _PYTHON,  # Py_TYPE(o)->tp_getattro
-    # data directives in inline assembly assemble any instruction (`.byte 0x0f, 0x05` is syscall)
-    re.compile(r'"[^"]*\.(byte|inst|quad|word|2byte|4byte|8byte|ascii|asciz|string|zero|fill)\b'):
-        "inline assembly may not assemble raw bytes",
+    re.compile(r"\b_?py_\w|\b_py[a-z]|->\s*(tp_\w+|mp_(subscript|ass_subscript|length)|ob_(type|refcnt)"
+               r"|sq_(item|ass_item|concat|contains|length|repeat)|nb_(add|subtract|multiply|index|int|float"
+               r"|bool|power|call|inplace_\w+|[a-z_]+_divide))\b"): _PYTHON,  # Py_TYPE(o)->tp_getattro
+    re.compile(r"\b_*p(read|write)v?2?(64)?(_chk)?\b"): _FILES,  # pread64, __pwrite_chk
+    # assembler directives in inline assembly assemble any instruction (`.byte 0x0f, 0x05` and
+    # `.long 0x90050f90` are syscall) or generate sections; PTX uses none of them
+    re.compile(r'\b(asm|__asm__|__asm)\b(\s*(volatile|__volatile__|goto|inline))*\s*\(\s*"[^"]*'
+               r'\.(byte|short|hword|word|int|long|quad|octa|value|[248]byte|dcb?(\.\w)?|ds|float|single'
+               r'|double|ascii|asciz|string\d*|[su]leb128|incbin|insn|inst|fill|zero|skip|space|rept'
+               r'|irpc?|macro|section|pushsection|popsection|previous|subsection|text|data|bss|org|set'
+               r'|equiv?|weak|globl)\b'):
+        "inline assembly may not use assembler directives (raw bytes, macros, sections): write PTX",
+    # and its text must be a literal the rules can read (`asm(MACRO)` is not)
+    re.compile(r'\b(asm|__asm__|__asm)\b(\s*(volatile|__volatile__|goto|inline))*\s*\(\s*(?!["\s])'):
+        "inline assembly must be a string literal",
     # where a registration says it came from (integrity.kernels_registered_from reads it)
     re.compile(r"#\s*line\b"): "source locations are the evaluator's to read",
     # universal character names spell identifiers letter by letter (`Libr\u0061ry`)
@@ -161,6 +173,9 @@ CUDA_FORBIDDEN_DECLARATIONS = MappingProxyType({
                                 "noinline and packed are not allowed",
 })
 _RAW_STRING = re.compile(r'(?:u8|u|U|L)?R"')
+# C++'s pp-number: a digit (or `.digit`), then digits, letters, `_`, `.`, a separator `'` before
+# a digit or letter, and signs after an exponent letter.
+_PP_NUMBER = re.compile(r"\.?\d(?:[eEpP][+-]|'[0-9A-Za-z_]|[0-9A-Za-z_.])*")
 _LITERALS = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
 
 # `py::arg("x")` names a binding's argument: hand-written PYBIND11_MODULE blocks use it.
@@ -200,8 +215,14 @@ def code_and_literals(source: str, refuse_raw: bool = True) -> str:
             body = source[j + 1:end] if end >= 0 else source[i + 2:]
             i = n if end < 0 else end + len(delim) + 2
             literal_end = _append_literal(out, body, literal_end)
-        elif c == "'" and _in_number(source, i):  # a digit separator (`1'000`), not a literal:
-            i += 1  # dropped (`1000`), so no later reading takes it for one either
+        elif (c.isdigit() or (c == "." and source[i + 1:i + 2].isdigit())) and not (
+                i and (source[i - 1].isalnum() or source[i - 1] == "_")):
+            # a number as the preprocessor reads it (a pp-number: `1'0`, `0x1'F`, `.5'a`,
+            # `1e+5`), its digit separators dropped so no later reading takes one for a quote
+            j = _PP_NUMBER.match(source, i).end()
+            out.append(source[i:j].replace("'", ""))
+            i = j
+            literal_end = -1
         elif c in "\"'":
             j = i + 1
             while j < n and source[j] != c:
@@ -226,15 +247,6 @@ def code_and_literals(source: str, refuse_raw: bool = True) -> str:
     return "".join(out)
 
 
-def _in_number(source: str, i: int) -> bool:
-    """Whether the `'` at i continues a numeric literal (C++14 digit separators): the token it
-    follows starts with a digit (`0x1'F`, `1'0`), unlike a character literal's prefix (`u8'a'`)."""
-    j = i
-    while j > 0 and (source[j - 1].isalnum() or source[j - 1] in "_.'"):
-        j -= 1
-    return j < i and source[j].isdigit() and i + 1 < len(source) and source[i + 1].isalnum()
-
-
 def _append_literal(out: list, body: str, literal_end: int) -> int:
     """Append a string literal's text, joined to the previous one when only space separates
     them; returns the new end marker."""
@@ -248,6 +260,7 @@ def _append_literal(out: list, body: str, literal_end: int) -> int:
 
 
 LOAD_INLINE = "torch.utils.cpp_extension.load_inline"
+MAX_SOURCE_CHARS = 1 << 20  # a name folded into itself ten deep (`"".join([A] * 2)`) is not code
 
 
 def load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
@@ -270,6 +283,13 @@ def load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
     bindings = binding_counts(tree)
 
     def text(node: ast.AST, hops: int = 0) -> str:
+        folded = _text(node, hops)
+        if len(folded) > MAX_SOURCE_CHARS:
+            _fail(f"{where(node)}: load_inline's sources are longer than {MAX_SOURCE_CHARS} "
+                  "characters")
+        return folded
+
+    def _text(node: ast.AST, hops: int = 0) -> str:
         if isinstance(node, ast.Constant) and (isinstance(node.value, str) or node.value is None):
             return node.value or ""
         if isinstance(node, ast.Name) and node.id in bound and bindings.get(node.id) == 1 and hops < 20:
@@ -291,18 +311,21 @@ def load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr == "format"):  # TEMPLATE.format(threads=THREADS) of constants
             template = text(node.func.value, hops)
-            fields = [f for _, f, spec, conversion in string.Formatter().parse(template) if f is not None]
-            if any(spec or conversion for _, f, spec, conversion in string.Formatter().parse(template)
-                   if f is not None) or not all(f.isidentifier() or f.isdigit() for f in fields):
-                _fail(f"{where(node)}: format values into load_inline's sources plainly (`{{TILE}}`: "
-                      "no format specs, conversions, attributes or indexes)")
+            if any(k.arg is None for k in node.keywords):
+                _fail(f"{where(node)}: pass `.format`'s values by name (`TILE=TILE`), not `**`")
             try:
+                fields = [(f, spec, conversion) for _, f, spec, conversion
+                          in string.Formatter().parse(template) if f is not None]
+                if any(spec or conversion or not (f.isidentifier() or f.isdigit())
+                       for f, spec, conversion in fields):
+                    _fail(f"{where(node)}: format values into load_inline's sources plainly "
+                          "(`{TILE}`: no format specs, conversions, attributes or indexes; C++ "
+                          "braces in a `.format` template are written doubled, `{{` and `}}`)")
                 return template.format(*(scalar(a, hops) for a in node.args),
-                                       **{k.arg: scalar(k.value, hops) for k in node.keywords
-                                          if k.arg is not None})
-            except (IndexError, KeyError) as missing:
-                _fail(f"{where(node)}: load_inline's source template names {missing}, which "
-                      "`.format` is not given")
+                                       **{k.arg: scalar(k.value, hops) for k in node.keywords})
+            except (IndexError, KeyError, ValueError) as error:
+                _fail(f"{where(node)}: load_inline's source template does not format ({error}); "
+                      "C++ braces in a `.format` template are written doubled (`{{`, `}}`)")
         _fail(f"{where(node)}: load_inline's sources must be string literals, or names bound once "
               "at module level to them: sources built at run time cannot be reviewed")
 

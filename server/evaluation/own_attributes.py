@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import ast
 
-from .source_names import binding_counts, dotted
+from .source_names import binding_counts, bound_names, dotted
 
 OWNERS = ("self", "cls")
 # Decorators after which the first parameter is still the instance (or the class).
-_METHOD_DECORATORS = {"property", "classmethod", "functools.cached_property", "cached_property",
-                      "torch.no_grad", "torch.inference_mode", "torch.enable_grad"}
+_METHOD_DECORATORS = {"property", "classmethod", "functools.cached_property", "torch.no_grad",
+                      "torch.inference_mode", "torch.enable_grad", "functools.lru_cache",
+                      "functools.cache"}
 _ACCESSOR_DECORATORS = ("setter", "getter", "deleter")  # @prop.setter
 _REGISTRATIONS = ("register_buffer", "register_parameter", "add_module", "register_module")
 
@@ -71,57 +72,98 @@ def _scope(method, owner: str):
         stack.extend(ast.iter_child_nodes(node))
 
 
-def misused_class(tree: ast.Module, annotations: set[int]) -> ast.Name | None:
+def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, str]) -> ast.AST | None:
     """The first use of one of the submission's classes other than calling it, naming it as a
-    base, in isinstance/issubclass/super or an `is` comparison, in an annotation, or reading an
-    attribute that is not one of its methods (static and class methods are fine): `Holder.get(torch)`, or `K = Holder` and then
+    base, in isinstance/issubclass/super, an `is` comparison, an annotation, an `except` or
+    `raise`, iterating or indexing it (enums), or reading an attribute that is not one of its
+    methods (static and class methods are fine): `Holder.get(torch)`, or `K = Holder` and then
     `K.get(torch)`, would call a method with any object as `self`. A classmethod's `cls` is
-    judged the same way (`cls.get(torch)`, `k = cls`)."""
-    classes = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)} | {"cls"}
-    methods = {stmt.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef) for stmt in n.body
-               if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-               and not any(_decorator_name(d, {}) in ("staticmethod", "classmethod")
+    judged the same way (`cls.get(torch)`, `k = cls`), and so is a method named inside its own
+    class body (`stolen = staticmethod(get)`)."""
+    rebound = bound_names(tree) - set(aliases)
+    defs = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+
+    def plain_methods(cls: ast.ClassDef, seen=()) -> set[str]:
+        own = {stmt.name for stmt in cls.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+               and not any(_decorator_name(d, aliases, rebound) in ("staticmethod", "classmethod")
                            for d in stmt.decorator_list)}
+        for base in cls.bases:
+            if isinstance(base, ast.Name) and base.id in defs and base.id not in seen:
+                own |= plain_methods(defs[base.id], (*seen, cls.name))
+        return own
+
+    methods = {name: plain_methods(cls) for name, cls in defs.items()}
+    methods["cls"] = set().union(*methods.values()) if methods else set()
     parents = {id(child): parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Name) and node.id in classes and isinstance(node.ctx, ast.Load)):
-            continue
-        parent = parents.get(id(node))
-        if id(node) in annotations or (isinstance(parent, ast.Call) and (
-                parent.func is node or (isinstance(parent.func, ast.Name)
-                                        and parent.func.id in ("isinstance", "issubclass", "super")
-                                        and any(a is node for a in parent.args)))):
-            continue
-        if isinstance(parent, ast.Tuple) and isinstance(parents.get(id(parent)), ast.Call) and (
-                isinstance(parents[id(parent)].func, ast.Name)
-                and parents[id(parent)].func.id in ("isinstance", "issubclass")):
-            continue  # isinstance(x, (A, B))
-        if isinstance(parent, ast.ClassDef) or (isinstance(parent, ast.keyword)
-                                                and isinstance(parents.get(id(parent)), ast.ClassDef)):
-            continue
-        if isinstance(parent, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops):
-            continue
-        if isinstance(parent, ast.Attribute) and parent.attr not in methods:
-            continue
-        return node
+        named = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+        if not (named in methods and isinstance(node.ctx, ast.Load)):
+            continue  # a class by its name, or a nested one read off its outer class (`Outer.Inner`)
+        if not _allowed_class_use(node, parents, annotations, methods[named]):
+            return node
+    for cls in defs.values():  # a method named in its own class body, outside any method
+        mine = methods[cls.name]
+        stack = list(cls.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                stack.extend(d for d in getattr(node, "decorator_list", ())
+                             if not (isinstance(d, ast.Attribute) and d.attr in _ACCESSOR_DECORATORS))
+                continue
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in mine:
+                return node
+            stack.extend(ast.iter_child_nodes(node))
     return None
 
 
+def _allowed_class_use(node, parents: dict, annotations: set[int], methods: set[str]) -> bool:
+    parent = parents.get(id(node))
+    grand = parents.get(id(parent))
+    if id(node) in annotations:
+        return True
+    if isinstance(parent, ast.Call) and (parent.func is node or (
+            isinstance(parent.func, ast.Name) and parent.func.id in ("isinstance", "issubclass", "super")
+            and any(a is node for a in parent.args))):
+        return True
+    if isinstance(parent, ast.Tuple) and (
+            (isinstance(grand, ast.Call) and isinstance(grand.func, ast.Name)
+             and grand.func.id in ("isinstance", "issubclass"))
+            or isinstance(grand, ast.ExceptHandler)):
+        return True  # isinstance(x, (A, B)), except (A, B)
+    if isinstance(parent, (ast.ClassDef, ast.ExceptHandler, ast.Raise)) or (
+            isinstance(parent, ast.keyword) and (isinstance(grand, ast.ClassDef)
+                                                 or parent.arg == "default_factory")):
+        return True
+    if isinstance(parent, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops):
+        return True
+    if (isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node) or (
+            isinstance(parent, ast.Subscript) and parent.value is node):
+        return True  # iterating or indexing an enum
+    return isinstance(parent, ast.Attribute) and parent.attr not in methods
+
+
 def _methods(tree: ast.Module, aliases: dict[str, str]):
+    rebound = bound_names(tree) - set(aliases)  # `def property(f): return staticmethod(f)`
     for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        properties = {stmt.name for stmt in cls.body if isinstance(stmt, ast.FunctionDef)
+                      and any(_decorator_name(d, aliases, rebound) == "property" for d in stmt.decorator_list)}
         for stmt in cls.body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_method(stmt, aliases):
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_method(
+                    stmt, aliases, rebound, properties):
                 yield stmt
 
 
-def _is_method(fn, aliases: dict[str, str]) -> bool:
+def _is_method(fn, aliases: dict[str, str], rebound: set[str], properties: set[str]) -> bool:
+    """A `def` whose first parameter is the instance (or, for a classmethod, the class): plain,
+    or decorated only by what keeps it so (property and its setter of this class, torch's grad
+    modes, functools' caches), under names the file does not rebind."""
     first = _first_parameter(fn)
+    names = [_decorator_name(d, aliases, rebound) for d in fn.decorator_list]
     return first in OWNERS and all(
-        _decorator_name(d, aliases) in _METHOD_DECORATORS
+        name in _METHOD_DECORATORS
         or (isinstance(d, ast.Attribute) and d.attr in _ACCESSOR_DECORATORS
-            and isinstance(d.value, ast.Name))
-        for d in fn.decorator_list) and (
-        first == "cls") == any(_decorator_name(d, aliases) == "classmethod" for d in fn.decorator_list)
+            and isinstance(d.value, ast.Name) and d.value.id in properties)
+        for d, name in zip(fn.decorator_list, names)) and (first == "cls") == ("classmethod" in names)
 
 
 def _first_parameter(fn) -> str | None:
@@ -129,8 +171,14 @@ def _first_parameter(fn) -> str | None:
     return positional[0].arg if positional else None
 
 
-def _decorator_name(node: ast.AST, aliases: dict[str, str]) -> str:
+def _decorator_name(node: ast.AST, aliases: dict[str, str], rebound: set[str] = frozenset()) -> str:
+    """The dotted name a decorator resolves to; "" for a name the file binds itself."""
     target = node.func if isinstance(node, ast.Call) else node
+    root_name = target
+    while isinstance(root_name, ast.Attribute):
+        root_name = root_name.value
+    if isinstance(root_name, ast.Name) and root_name.id in rebound:
+        return ""
     return dotted(target, aliases) or ""
 
 

@@ -14,6 +14,7 @@ library's symbol table in memory) stays out of reach: see the README's threat mo
 
 from __future__ import annotations
 
+import functools
 import re
 import struct
 
@@ -69,25 +70,95 @@ _EXTRA_OPS = ("copy_",)
 
 
 def undefined_symbols(path: str) -> list[str]:
-    """Names of the undefined dynamic symbols of an ELF64 little-endian shared library."""
+    """Names of the undefined dynamic symbols of an ELF64 little-endian shared library, read the
+    way the dynamic loader reads them: the PT_DYNAMIC segment's symbol and string tables, counted
+    by its hash table and by where the string table starts (section headers can be absent or
+    overflowing, and the loader ignores them), together with the dynamic symbol section's, where
+    the headers exist. A library the reading cannot follow is refused (ValueError)."""
     with open(path, "rb") as f:
         data = f.read()
-    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+    if data[:4] != b"\x7fELF" or data[4:6] != b"\x02\x01":
         raise ValueError(f"{path} is not a 64-bit little-endian ELF file")
+    try:
+        loaded = _dynamic_imports(data)
+    except (struct.error, IndexError, KeyError, ValueError) as error:
+        raise ValueError(f"{path}: its dynamic symbol table cannot be read ({error})") from None
+    try:  # the section headers' count, where they exist: a GNU hash table of no defined symbol
+        listed = _section_imports(data)  # counts none of the undefined ones
+    except (struct.error, IndexError, ValueError):
+        listed = []
+    return list(dict.fromkeys(loaded + listed))
+
+
+def _section_imports(data: bytes) -> list[str]:
+    """The undefined symbols of the SHT_DYNSYM section (the same table, counted by its section)."""
     shoff, = struct.unpack_from("<Q", data, 0x28)
     shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
     sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
     names = []
-    for _, kind, _, _, offset, size, link, _, _, entsize in sections:
-        if kind != 11:  # SHT_DYNSYM
-            continue
-        strtab_offset = sections[link][4]
-        for at in range(offset, offset + size, entsize or 24):
-            name_at, _, _, shndx, _, _ = struct.unpack_from("<IBBHQQ", data, at)
-            if shndx == 0 and name_at:
-                end = data.index(b"\0", strtab_offset + name_at)
-                names.append(data[strtab_offset + name_at:end].decode("ascii", "replace"))
+    for _, kind, _, _, offset, size, link, _, _, _ in sections:
+        if kind == 11:  # SHT_DYNSYM
+            names += _undefined(data, offset, size // 24, sections[link][4])
     return names
+
+
+def _undefined(data: bytes, symtab: int, count: int, strtab: int) -> list[str]:
+    names = []
+    for index in range(1, count):
+        name_at, _, _, shndx, _, _ = struct.unpack_from("<IBBHQQ", data, symtab + 24 * index)
+        if shndx == 0 and name_at:
+            end = data.index(b"\0", strtab + name_at)
+            names.append(data[strtab + name_at:end].decode("ascii", "replace"))
+    return names
+
+
+_DT = {"strtab": 5, "symtab": 6, "hash": 4, "strsz": 10, "gnu_hash": 0x6FFFFEF5}
+
+
+def _dynamic_imports(data: bytes) -> list[str]:
+    phoff, = struct.unpack_from("<Q", data, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+    segments = [struct.unpack_from("<IIQQQQQQ", data, phoff + i * phentsize) for i in range(phnum)]
+    loads = [(vaddr, offset, filesz) for kind, _, offset, vaddr, _, filesz, _, _ in segments if kind == 1]
+
+    def at(address: int) -> int:  # a virtual address's offset in the file
+        for vaddr, offset, filesz in loads:
+            if vaddr <= address < vaddr + filesz:
+                return offset + address - vaddr
+        raise ValueError(f"address {address:#x} lies in no loaded segment")
+
+    dynamic = [(offset, filesz) for kind, _, offset, _, _, filesz, _, _ in segments if kind == 2]
+    if len(dynamic) != 1:
+        raise ValueError("no single PT_DYNAMIC segment")
+    tags = {}
+    for entry in range(dynamic[0][0], dynamic[0][0] + dynamic[0][1], 16):
+        tag, value = struct.unpack_from("<qQ", data, entry)
+        if tag == 0:
+            break
+        tags.setdefault(tag, value)
+    symtab, strtab = at(tags[_DT["symtab"]]), at(tags[_DT["strtab"]])
+    count = _symbol_count(data, tags, at)
+    if strtab > symtab:  # the linker lays the string table right after the symbols: count them all
+        count = max(count, (strtab - symtab) // 24)
+    return _undefined(data, symtab, count, strtab)
+
+
+def _symbol_count(data: bytes, tags: dict, at) -> int:
+    """Symbols in the dynamic table: DT_HASH's chain count, or past the last GNU hash chain."""
+    if _DT["hash"] in tags:
+        return struct.unpack_from("<II", data, at(tags[_DT["hash"]]))[1]
+    if _DT["gnu_hash"] not in tags:
+        raise ValueError("no hash table gives the symbol count")
+    base = at(tags[_DT["gnu_hash"]])
+    buckets_n, first, bloom_n, _ = struct.unpack_from("<IIII", data, base)
+    buckets = base + 16 + 8 * bloom_n
+    last = max(struct.unpack_from(f"<{buckets_n}I", data, buckets), default=0)
+    if last < first:
+        return first
+    chains = buckets + 4 * buckets_n
+    while not struct.unpack_from("<I", data, chains + 4 * (last - first))[0] & 1:
+        last += 1
+    return last + 1
 
 
 def forbidden_import(names, allowed_ops) -> str | None:
@@ -119,7 +190,19 @@ def forbidden_import(names, allowed_ops) -> str | None:
 
 
 def _allowed_op(op: str, allowed_ops) -> bool:
-    """`empty_like`, `view`, or an overload or variant of an allowed operator (`slice_Tensor`,
-    `select_int`, `empty_memory_format`)."""
-    return op in _EXTRA_OPS or op in allowed_ops or any(
-        op.startswith(base + "_") for base in (*allowed_ops, *_EXTRA_OPS))
+    """`empty_like`, `view`, or a named overload of an allowed operator (`slice_Tensor`,
+    `select_int`, `empty_memory_format`): C++ calls `aten::op.overload` `at::_ops::op_overload`."""
+    return op in _EXTRA_OPS or op in _overload_names(tuple(allowed_ops))
+
+
+@functools.lru_cache(maxsize=4)
+def _overload_names(allowed_ops: tuple) -> frozenset:
+    import torch
+    names = set()
+    for base in allowed_ops:
+        names.add(base)
+        packet = getattr(torch.ops.aten, base, None)
+        for overload in (packet.overloads() if packet is not None else ()):
+            if overload != "default":
+                names.add(f"{base}_{overload}")
+    return frozenset(names)

@@ -182,6 +182,10 @@ FORBIDDEN_NAMES = {
     # torch._C's, public at torch's top level: switches off __torch_function__ handling (the cpu
     # evaluator's escape check among it)
     "torch.DisableTorchFunction": _DISPATCH, "torch.DisableTorchFunctionSubclass": _DISPATCH,
+    # torch's top-level re-exports of the dispatcher's key sets: excluding the Python key hides
+    # every operation from the dispatch guard (red-team pass 20: torch.relu ran unseen)
+    "torch.ExcludeDispatchKeyGuard": _DISPATCH, "torch.DispatchKeySet": _DISPATCH,
+    "torch.DispatchKey": _DISPATCH,
     "torch.utils.file_baton": _FILES,
     "numpy.ma.dump": _FILES, "numpy.ma.load": _FILES, "numpy.rec.fromfile": _FILES,
     "numpy.fromregex": _FILES,
@@ -258,6 +262,13 @@ FORBIDDEN_ATTRIBUTES = {
 }
 # Files written or read through a value's method (`ndarray.dump` pickles to a path)
 FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("tofile", "from_file", "dump"), _FILES))
+# The dispatcher's key sets under any name or owner (`torch.ExcludeDispatchKeyGuard`,
+# `torch._C.DispatchKeySet`): excluding the Python key hides every operation from the guard.
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(
+    ("ExcludeDispatchKeyGuard", "DispatchKeySet", "DispatchKey", "_ExcludeDispatchKeyGuard",
+     "_IncludeDispatchKeyGuard", "_ForceDispatchKeyGuard", "_PreserveDispatchKeyGuard"),
+    "the dispatcher's key sets decide which checks see an operation: excluding the Python key "
+    "hides torch's operations from the dispatch guard"))
 # Memory that host code reads without torch: a tensor over a numpy array or a Python buffer, or
 # pinned host memory (device kernels reach it), made where no guard runs (import, __init__),
 # then filled by a kernel in forward and computed on by numpy, Python or host-side torch.
@@ -598,12 +609,13 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
     argless_calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and not n.args
                      and not n.keywords}
     own_private = own_private_accesses(tree, aliases)
-    misused = misused_class(tree, {id(n) for a in _annotations(tree) for n in ast.walk(a)})
+    misused = misused_class(tree, {id(n) for a in _annotations(tree) for n in ast.walk(a)}, aliases)
     if misused is not None:
-        _fail(f"{where(misused)}: the class `{misused.id}` may only be called, named as a base, "
-              "tested with isinstance/issubclass/super or `is`, or have its constants read: "
-              "read off its class (`Holder.get`, or under another name), a method takes any "
-              "object as `self`")
+        _fail(f"{where(misused)}: `{getattr(misused, 'id', None) or misused.attr}` (a class of "
+              "yours, or one of its methods) may only be called, named as a base, tested with "
+              "isinstance/issubclass/super or `is`, iterated, indexed, or have its constants read: "
+              "a method read off its class (`Holder.get`), or the class under another name "
+              "(`K = Holder`), can be called with any object as `self`")
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in known:
             # e.g. what Triton's interpreter copies into a module's globals at the first launch

@@ -1,0 +1,45 @@
+"""The CUDA text rules' reading of C++ (server/evaluation/cuda_sources.py): what the compiler reads
+is what the rules read."""
+
+import pytest
+
+from server.evaluation.cuda_sources import check_cuda_sources, code_and_literals
+from server.evaluation.stages import StageFailure
+
+
+@pytest.mark.parametrize("source, read", [
+    ("int a = 1'0; char c = 'x';", "int a = 10; char c = 'x';"),
+    ("x = 0x1'F + .5f + 1e+5;", "x = 0x1F + .5f + 1e+5;"),
+    ("auto u = u8'a';", "auto u = u8'a';"),
+    # a separator before a letter or `_` is still part of the number (review of pass 19):
+    # read as a character literal, `'_) ... 2'` hid `&std::system` from the rules
+    ("IGNORE(1'_)\nint (*f)(const char*) = &std::system;\nIGNORE(2'_)",
+     "IGNORE(1_)\nint (*f)(const char*) = &std::system;\nIGNORE(2_)"),
+])
+def test_numbers_are_read_as_the_preprocessor_reads_them(source, read):
+    assert code_and_literals(source) == read
+
+
+@pytest.mark.parametrize("source", [
+    '__device__ int lane() { int id; asm volatile("mov.u32 %0, %%laneid;" : "=r"(id)); return id; }',
+    'void f() { printf("a tensor.string, .long and spread\\n"); float spread = 1, preadd = 2; }',
+    "struct S { int sq_sum, nb_rows; }; int g(S* s) { return s->sq_sum + s->nb_rows; }",
+])
+def test_honest_code_passes(source):
+    check_cuda_sources(source)
+
+
+@pytest.mark.parametrize("source, says", [
+    ('void g() { asm volatile(".long 0x90050f90"); }', "assembler directives"),
+    ('void g() { asm("nop\\n.byte 0x0f, 0x05"); }', "assembler directives"),
+    ('asm(".macro mk\\n.pushsection .s\\\\@\\n.popsection\\n.endm");', "assembler directives"),
+    ('#define A "nop"\nvoid g() { asm(A); }', "string literal"),
+    ("void f() { pread64(0, 0, 0, 0); }", "files"),
+    ("int f(PyObject* o) { return Py_TYPE(o)->tp_getattro != 0; }", "python"),
+    ('auto s = LR"(" /*)"; int x = system("true"); // */', "raw string"),
+], ids=["long", "byte-after-newline", "macro-and-sections", "asm-of-a-macro", "pread64",
+        "python-slots", "prefixed-raw-string"])
+def test_spellings_that_hid_code_are_refused(source, says):
+    with pytest.raises(StageFailure) as refused:
+        check_cuda_sources(source)
+    assert says in refused.value.feedback.lower()
