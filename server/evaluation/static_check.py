@@ -459,7 +459,7 @@ def _is_module(name: str) -> bool:
     that never loaded torch)."""
     return isinstance(sys.modules.get(name), types.ModuleType) or isinstance(
         _resolve(name), types.ModuleType) or (
-        "." not in name and name.split(".")[0] in ALLOWED_IMPORTS
+        "." not in name and name in ALLOWED_IMPORTS
         and importlib.util.find_spec(name) is not None)
 
 
