@@ -43,3 +43,8 @@ def test_spellings_that_hid_code_are_refused(source, says):
     with pytest.raises(StageFailure) as refused:
         check_cuda_sources(source)
     assert says in refused.value.feedback.lower()
+
+
+def test_a_unicode_digit_is_not_a_number():
+    """`²` passes str.isdigit; the number reader takes ASCII digits only (it crashed on it)."""
+    assert code_and_literals("int x = 2 ² 3;") == "int x = 2 ² 3;"

@@ -175,7 +175,8 @@ CUDA_FORBIDDEN_DECLARATIONS = MappingProxyType({
 _RAW_STRING = re.compile(r'(?:u8|u|U|L)?R"')
 # C++'s pp-number: a digit (or `.digit`), then digits, letters, `_`, `.`, a separator `'` before
 # a digit or letter, and signs after an exponent letter.
-_PP_NUMBER = re.compile(r"\.?\d(?:[eEpP][+-]|'[0-9A-Za-z_]|[0-9A-Za-z_.])*")
+_DIGITS = frozenset("0123456789")  # ASCII: `str.isdigit` also takes `²`, which `\d` below may not
+_PP_NUMBER = re.compile(r"\.?[0-9](?:[eEpP][+-]|'[0-9A-Za-z_]|[0-9A-Za-z_.])*")
 _LITERALS = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
 
 # `py::arg("x")` names a binding's argument: hand-written PYBIND11_MODULE blocks use it.
@@ -215,7 +216,7 @@ def code_and_literals(source: str, refuse_raw: bool = True) -> str:
             body = source[j + 1:end] if end >= 0 else source[i + 2:]
             i = n if end < 0 else end + len(delim) + 2
             literal_end = _append_literal(out, body, literal_end)
-        elif (c.isdigit() or (c == "." and source[i + 1:i + 2].isdigit())) and not (
+        elif (c in _DIGITS or (c == "." and source[i + 1:i + 2] in _DIGITS)) and not (
                 i and (source[i - 1].isalnum() or source[i - 1] == "_")):
             # a number as the preprocessor reads it (a pp-number: `1'0`, `0x1'F`, `.5'a`,
             # `1e+5`), its digit separators dropped so no later reading takes one for a quote
@@ -451,7 +452,7 @@ def check_cuda_sources(*sources: str, bound: tuple[str, ...] = ()) -> None:
         texts.append(_LITERALS.sub('""', text))
     code = "\n".join(texts)
     for name in sorted(names):
-        if not re.search(rf"\b{re.escape(name.lower())}\s*\([^;{{}}]*\)[\s\w]*\{{", code):
+        if not re.search(rf"\b{re.escape(name.lower())}\s*\([^;{{}}]{{0,4000}}\)[\s\w]{{0,200}}\{{", code):
             _fail(f"your extension binds `{name}` to Python, which your sources do not define; bind "
                   "only functions your sources define")
 

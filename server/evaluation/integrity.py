@@ -73,8 +73,8 @@ def _watched(extra: dict | None) -> list[tuple[str, object, str]]:
 
 
 def _recorded(rule: str, attr: str, value) -> bool:
-    if rule == "every":
-        return True
+    if rule == "every":  # but the registry Python keeps of warnings attributed to the module
+        return attr != "__warningregistry__"
     if rule == "all":  # properties and data too: `shape` & co.
         return not attr.startswith("_") or (attr.startswith("__") and attr.endswith("__"))
     if rule == "class":

@@ -384,7 +384,7 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
             raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: forward raised "
                                + describe_exception(exc, file)) from None
     except BaseException as exc:
-        if isinstance(exc, torch.OutOfMemoryError) or "can't allocate memory" in str(exc):
+        if isinstance(exc, torch.OutOfMemoryError) or "can't allocate memory" in _message(exc):
             raise StageFailure(CORRECTNESS, "out_of_memory", f"{label}: out of memory: "
                                + describe_exception(exc, file)) from None
         if guard.violation is None and isinstance(guard.kernel_error, KernelMemoryError):
@@ -397,7 +397,7 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
             if "Compil" in kind or kind in ("UnsupportedLanguageConstruct", "InterpreterError"):
                 raise StageFailure(COMPILE, "compile_error", "your Triton kernel failed to compile: "
                                    + describe_exception(exc, file)) from None
-            if any(m in str(exc) for m in DEVICE_FAULTS):
+            if any(m in _message(exc) for m in DEVICE_FAULTS):
                 raise StageFailure(CORRECTNESS, "crash", f"{label}: your kernel faulted on the "
                                    "device; the CUDA context is lost (check offsets and masks): "
                                    + describe_exception(exc, file)) from None
@@ -423,15 +423,37 @@ def _check_no_kernel_failure(guard: DispatchGuard, stage: str) -> None:
                            + describe_exception(guard.kernel_error, guard.candidate_file))
 
 
+def _message(exc: BaseException) -> str:
+    """An exception's text from its string arguments, read past any `args` or `__str__` of the
+    submission's own (its code would run outside the guard, and could raise)."""
+    return " ".join(a for a in BaseException.args.__get__(exc) if type(a) is str)
+
+
+# Dtypes the comparisons can read (float8, bit and quantized tensors have no subtraction or
+# equality kernels: returned, they crashed the evaluator).
+_COMPARABLE = {torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64,
+               torch.complex128, torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32,
+               torch.int64} | {getattr(torch, f"uint{b}") for b in (16, 32, 64) if hasattr(torch, f"uint{b}")}
+
+
 def check_returned(inputs: list, out, stage: str, label: str) -> None:
-    """What a call returned and left behind, before anything reads it: plain tensors (exact
-    types) carrying no Python state, nor its inputs."""
+    """What a call returned and left behind, before anything reads it: plain, dense tensors
+    (exact types) of a comparable dtype on the inputs' device, carrying no Python state, nor
+    its inputs."""
     outputs = output_items(out)
     if outputs is None:
         kinds = ", ".join(sorted({type(x).__name__ for x in items_of(out)}))
         raise StageFailure(stage, "not_a_tensor", f"{label}: forward returned {type(out).__name__}"
                            f" ({kinds}); return a torch.Tensor or a tuple or list of plain "
                            "torch.Tensor (subclasses run code where the evaluator reads them)")
+    device = next((x.device for x in inputs if type(x) is torch.Tensor), None)
+    for i, o in enumerate(outputs):
+        if o.layout != torch.strided or o.is_meta or (device is not None and o.device != device):
+            raise StageFailure(stage, "not_a_tensor", f"{label}: output {i} is a {o.layout} tensor "
+                               f"on {o.device}; return dense (strided) tensors on {device}")
+        if o.dtype not in _COMPARABLE:
+            raise StageFailure(stage, "dtype_mismatch", f"{label}: output {i} has dtype {o.dtype}, "
+                               "which the comparison cannot read; return the reference's dtype")
     carriers = integrity.carried_state(inputs, outputs)
     if carriers:
         raise StageFailure(stage, "tampering", f"{label}: your code attached Python state to "

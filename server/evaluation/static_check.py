@@ -13,6 +13,7 @@ import dataclasses
 import builtins
 import importlib
 import importlib.util
+import re
 import sys
 import types
 from dataclasses import dataclass
@@ -392,11 +393,14 @@ def _check_source(source: str, language: str) -> StaticReport:
     return _check_triton(tree, aliases)
 
 
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
 def without_main_block(tree: ast.Module, source: str) -> str:
     """The source with its top-level `if __name__ == "__main__":` blocks blanked out (line
     numbers kept): they never run when the evaluator imports the file, so a local benchmark
     there is neither checked nor kept. What is checked is exactly what is imported."""
-    lines = source.splitlines(keepends=True)
+    lines = _LINES.findall(source)  # the parser's lines: \r\n, \r or \n (not \f or U+2028)
     for stmt in tree.body:
         if _is_main_guard(stmt):
             for i in range(stmt.lineno - 1, stmt.end_lineno):
@@ -436,7 +440,7 @@ def _check_nesting(tree: ast.Module) -> None:
 
 def _parse(source: str) -> ast.Module:
     try:
-        return ast.parse(source, filename="submission.py")
+        return ast.parse(source.removeprefix("\ufeff"), filename="submission.py")  # a UTF-8 BOM
     except SyntaxError as exc:
         line = (exc.text or "").strip()
         _fail(f"SyntaxError at line {exc.lineno}: {exc.msg}" + (f": `{line}`" if line else ""),
@@ -444,7 +448,7 @@ def _parse(source: str) -> ast.Module:
     except UnicodeError:  # a lone surrogate: not UTF-8, so not a Python file
         _fail("the code is not valid UTF-8 text (it holds a lone surrogate)", "syntax_error")
     except ValueError as exc:  # null bytes
-        _fail(f"the code cannot be parsed: {exc}", "syntax_error")
+        _fail(f"the code cannot be parsed: {exc} (null bytes are not Python text)", "syntax_error")
     except (MemoryError, RecursionError):
         _fail(f"the code is nested too deeply to parse (at most {MAX_NESTING} levels)", "syntax_error")
 
@@ -948,9 +952,11 @@ _TYPE_TEXT_NODES = (ast.Expression, ast.Name, ast.Attribute, ast.Subscript, ast.
 def _plain_type_text(text: str) -> bool:
     """`"torch.Tensor"`, `"Optional[Tuple[int, int]]"`, `"int | None"`: names, dots,
     subscripts and `|` only, public names only; nothing that runs when evaluated."""
+    if len(text) > 500:
+        return False
     try:
         tree = ast.parse(text, mode="eval")
-    except SyntaxError:
+    except (SyntaxError, ValueError, UnicodeError, RecursionError, MemoryError):
         return False
     return all(isinstance(n, _TYPE_TEXT_NODES) for n in ast.walk(tree)) and not any(
         (isinstance(n, ast.Name) and n.id.startswith("_")) or (isinstance(n, ast.Attribute) and n.attr.startswith("_"))
