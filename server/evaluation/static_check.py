@@ -381,6 +381,7 @@ def _check_source(source: str, language: str) -> StaticReport:
     _check_module_values(tree, aliases)
     _check_reserved_names(tree, aliases)
     _check_names(tree, aliases, language)
+    _check_legacy_constructors(tree, aliases)
     _check_magic_methods(tree)
     _check_model_new(tree, aliases)
     if language == "cuda":
@@ -919,6 +920,64 @@ def _canonical(name: str) -> str:
         if isinstance(value, types.ModuleType):
             canonical = ".".join([value.__name__] + parts[i + 1:])
     return canonical
+
+
+# torch's legacy constructors: `torch.Tensor(ndarray)`, `torch.FloatTensor(ndarray)` and
+# `t.new(ndarray)` make a plain tensor over the array's memory (red-team pass 22: numpy computed
+# in it while copy kernels moved the data), and no torch mode sees the type's constructor.
+_LEGACY_TENSOR_TYPES = {f"torch.{prefix}{kind}Tensor" for prefix in ("", "cuda.")
+                        for kind in ("", "Float", "Double", "Half", "BFloat16", "Byte", "Char",
+                                     "Short", "Int", "Long", "Bool", "ComplexFloat", "ComplexDouble")}
+
+
+def _check_legacy_constructors(tree: ast.Module, aliases: dict[str, str]) -> None:
+    """Legacy constructors only called, with a size (two or more arguments, or one int literal:
+    one other argument is data, whose memory the tensor shares); their types only named in
+    annotations, type tests and typing generics (`(torch.FloatTensor,)[0](arr)` and
+    `m = x.new; m(arr)` call them unseen)."""
+    annotations = {id(n) for a in _annotations(tree) for n in ast.walk(a)}
+    parents = {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(node.ctx, ast.Load):
+            continue
+        name = dotted(node, aliases) or ""
+        new = (isinstance(node, ast.Attribute) and node.attr == "new"
+               and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")))
+        if not (new or name in _LEGACY_TENSOR_TYPES) or id(node) in annotations:
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Call) and parent.func is node:
+            if not (any(isinstance(a, ast.Starred) for a in parent.args)
+                    or any(k.arg is None for k in parent.keywords)
+                    or (len(parent.args) == 1 and not (isinstance(parent.args[0], ast.Constant)
+                                                       and type(parent.args[0].value) is int))):
+                continue
+        elif not new and _type_use(node, parent, parents.get(id(parent)), aliases):
+            continue
+        _fail(f"{where(node)}: `{name or '.new'}` may be called only with a size (and its type "
+              f"named only in annotations and type tests): {_SHARED_MEMORY} (a legacy constructor "
+              "given an array shares its memory); use torch.empty/zeros(size) or torch.tensor(data)")
+
+
+def _type_use(node, parent, grand, aliases: dict[str, str]) -> bool:
+    """`isinstance(x, torch.Tensor)`, `(torch.Tensor, int)` there, `t is torch.Tensor`,
+    `torch.Tensor.dim`, `Tuple[torch.Tensor, ...]`."""
+    tests = ("isinstance", "issubclass")
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in tests:
+        return True
+    if isinstance(parent, ast.Tuple) and isinstance(grand, ast.Call) and isinstance(grand.func, ast.Name) \
+            and grand.func.id in tests:
+        return True
+    if isinstance(parent, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops):
+        return True
+    if isinstance(parent, ast.Attribute):
+        return parent.attr != "new"
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        return True  # `T = torch.Tensor`: an alias, whose uses are judged as the original's
+    generic = parent if isinstance(parent, ast.Subscript) else grand if isinstance(parent, ast.Tuple) else None
+    return isinstance(generic, ast.Subscript) and (
+        (dotted(generic.value, aliases) or "").startswith("typing.")
+        or (isinstance(generic.value, ast.Name) and generic.value.id in ("tuple", "list", "dict", "type")))
 
 
 def _check_dynamic_attribute(node: ast.Call) -> None:
