@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from .source_names import binding_counts, bound_names, dotted
+from .source_names import binding_counts, bound_names, dotted, type_test
 
 OWNERS = ("self", "cls")
 # Decorators after which the first parameter is still the instance (or the class).
@@ -119,22 +119,17 @@ def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, st
 def _allowed_class_use(node, parents: dict, annotations: set[int], methods: set[str]) -> bool:
     parent = parents.get(id(node))
     grand = parents.get(id(parent))
-    if id(node) in annotations:
+    if id(node) in annotations or type_test(node, parent, grand):
         return True
     if isinstance(parent, ast.Call) and (parent.func is node or (
-            isinstance(parent.func, ast.Name) and parent.func.id in ("isinstance", "issubclass", "super")
+            isinstance(parent.func, ast.Name) and parent.func.id == "super"
             and any(a is node for a in parent.args))):
         return True
-    if isinstance(parent, ast.Tuple) and (
-            (isinstance(grand, ast.Call) and isinstance(grand.func, ast.Name)
-             and grand.func.id in ("isinstance", "issubclass"))
-            or isinstance(grand, ast.ExceptHandler)):
-        return True  # isinstance(x, (A, B)), except (A, B)
+    if isinstance(parent, ast.Tuple) and isinstance(grand, ast.ExceptHandler):
+        return True  # except (A, B)
     if isinstance(parent, (ast.ClassDef, ast.ExceptHandler, ast.Raise)) or (
             isinstance(parent, ast.keyword) and (isinstance(grand, ast.ClassDef)
                                                  or parent.arg == "default_factory")):
-        return True
-    if isinstance(parent, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops):
         return True
     if (isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node) or (
             isinstance(parent, ast.Subscript) and parent.value is node):

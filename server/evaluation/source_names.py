@@ -81,3 +81,16 @@ def bound_names(tree: ast.Module) -> set[str]:
     """Every name the file binds in any way: assignments, parameters, definitions, `except ...
     as`, match captures."""
     return set(binding_counts(tree))
+
+
+_TYPE_TESTS = ("isinstance", "issubclass")
+
+
+def type_test(node: ast.AST, parent: ast.AST | None, grand: ast.AST | None) -> bool:
+    """`node` is a class a type test names: `isinstance(x, node)`, `(node, int)` there, or
+    `t is node` (comparisons other than `is` run a class's own code)."""
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in _TYPE_TESTS:
+        return any(a is node for a in parent.args)
+    if isinstance(parent, ast.Tuple) and isinstance(grand, ast.Call) and isinstance(grand.func, ast.Name):
+        return grand.func.id in _TYPE_TESTS
+    return isinstance(parent, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops)

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from .cuda_sources import CLOCKS_REASON, PROFILER_REASON, STREAMS_REASON, check_cuda_sources, load_inline_sources
 from .kernel_body import check_kernel, kernel_globals
 from .own_attributes import misused_class, own_private_accesses
-from .source_names import binding_counts, bound_names, dotted, import_aliases, literal_getattr, root, where
+from .source_names import (binding_counts, bound_names, dotted, import_aliases, literal_getattr, root,
+                           type_test, where)
 from .stages import STATIC_CHECK, StageFailure
 
 _GENERATED = "generated code is not a hand-written kernel; write the kernel yourself"
@@ -962,13 +963,7 @@ def _check_legacy_constructors(tree: ast.Module, aliases: dict[str, str]) -> Non
 def _type_use(node, parent, grand, aliases: dict[str, str]) -> bool:
     """`isinstance(x, torch.Tensor)`, `(torch.Tensor, int)` there, `t is torch.Tensor`,
     `torch.Tensor.dim`, `Tuple[torch.Tensor, ...]`."""
-    tests = ("isinstance", "issubclass")
-    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in tests:
-        return True
-    if isinstance(parent, ast.Tuple) and isinstance(grand, ast.Call) and isinstance(grand.func, ast.Name) \
-            and grand.func.id in tests:
-        return True
-    if isinstance(parent, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops):
+    if type_test(node, parent, grand):
         return True
     if isinstance(parent, ast.Attribute):
         return parent.attr != "new"
