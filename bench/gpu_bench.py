@@ -15,7 +15,10 @@ and the host time to issue one timed call (iss ms: above the timer's 0.1 ms lead
 for the host, and that wait is in the candidate's time). That table runs with kernel provenance
 off; a second one runs the steps as the server does by default (provenance on every submission),
 3 warm and 3 with a fresh source each (compiled afresh, as every step of an RL loop is), with
-the checks' share of each.
+the checks' share of each. A third table shows the evaluation process's own costs outside the
+stages (its CUDA context and kernels' warm-up, the step's wait for them, the job's handover and
+the answer's report), for the steps above and for ReLU steps queued back to back (no gap: as
+when several sessions share a GPU).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 from server.evaluators import GpuEvaluator  # noqa: E402
 
 LEGIT = ROOT / "tests" / "kernels" / "legit"
+PROCESS_PARTS = ("context", "prewarm", "wait", "handover", "report")
 BUNDLED = ROOT / "server" / "tasks" / "bundled"
 CASES = [  # (label, task id, kernel)
     ("ReLU", "level1/19_ReLU", "relu.py"),
@@ -83,6 +87,10 @@ def run_case(ev, root: Path, task: str, kernel: str, repeats: int, gap_s: float 
         "guard_pct": 100 * guard.guard_overhead,
         "roofline_frac": warm[0][1].roofline["roofline_frac"],
         "issue_ms": statistics.median(r.issue_ms for _, r in warm),
+        "process_ms": {k: round(statistics.median(1e3 * r.process_seconds.get(k, 0.0) for _, r in warm), 1)
+                       for k in PROCESS_PARTS},
+        "outside_stages_ms": round(statistics.median(
+            1e3 * (lat - sum(r.stage_seconds.values())) for lat, r in warm), 1),
     }
 
 
@@ -157,6 +165,12 @@ def main() -> None:
             row = run_case(ev, root, task, kernel, args.repeats, args.gap)
             table.append((f"{suite} {label}", row))
             print(f"{suite} {label}: {row}", flush=True)
+    queued = []  # steps queued back to back on the GPU: each waits for its process's warm-up
+    for suite, root in roots:
+        label, task, kernel = CASES[0]
+        row = run_case(ev, root, task, kernel, args.repeats, 0.0)
+        queued.append((f"{suite} {label}", row))
+        print(f"back to back {suite} {label}: {row}", flush=True)
     ev.close()
     recorded = []
     for suite, root in roots[-1:]:  # KernelBench's shapes when given
@@ -176,6 +190,16 @@ def main() -> None:
               f"{r['stages']['correctness']:>8.2f}{r['stages']['timing']:>8.2f}{r['runtime_ms']:>10.4f}"
               f"{r['ref_ms']:>10.4f}{r['speedup']:>9.3f}{r['spread_pct']:>9.2f}{r['guard_pct']:>8.2f}"
               f"{r['defence_pct']:>6.1f}{r['roofline_frac']:>6.2f}{r['issue_ms']:>8.3f}")
+    print("\nthe evaluation process, median ms a warm step: its CUDA context (made while the "
+          "previous step ran) and kernels (run once the GPU was free), the step's wait for them, the "
+          "job's handover, the answer's report; outside = step latency minus the stages")
+    print(f"{'case':<34}{'warm s':>7}{'ovh s':>7}" + "".join(f"{k:>9}" for k in PROCESS_PARTS)
+          + f"{'outside':>9}{'+-spd%':>8}")
+    for name, r in [(n, r) for n, r in table] + [(f"{n}, back to back", r) for n, r in queued]:
+        if "error" not in r:
+            print(f"{name:<34}{r['warm_s']:>7.2f}{r['overhead_s']:>7.2f}"
+                  + "".join(f"{r['process_ms'][k]:>9.1f}" for k in PROCESS_PARTS)
+                  + f"{r['outside_stages_ms']:>9.1f}{r['spread_pct']:>8.2f}")
     print("\nchecks by kind, median ms a warm step (def% above):")
     for name, r in table:
         if "error" not in r:

@@ -485,3 +485,49 @@ def test_evaluator_code_changed_in_place_is_tampering(monkeypatch):
     assert not bindings.unchanged()
     changed = [k for k, v in integrity.snapshot().items() if snap.get(k) != v]
     assert changed == ["server.evaluation.provenance.foreign_kernels.__code__"]
+
+
+def test_the_next_steps_process_is_forked_during_a_step_and_warmed_after_it(monkeypatch):
+    """Back-to-back steps on one GPU: while a step evaluates, the next step's process already
+    exists (making its CUDA context, no kernels); it warms its kernels only after the step."""
+    from server.evaluation import children, worker
+    from server.evaluation.protocol import EvalRequest
+
+    host = worker.Host("cpu")
+    during = []
+    real_watch = children.Spare.watch
+
+    def watch(self, *args):
+        nxt = host.spare
+        during.append((nxt is not None and nxt is not self, getattr(nxt, "warming", None)))
+        return real_watch(self, *args)
+
+    monkeypatch.setattr(children.Spare, "watch", watch)
+    req = EvalRequest(code=kernel_source("legit", "relu"), reference_source=RELU,
+                      task_id="level1/19_ReLU", mock=True)
+    try:
+        result = host.handle(req)
+        assert result.stage == "scored", result.feedback
+        assert during == [(True, False), (True, False)]  # the profile's step, then the candidate's
+        assert host.spare.warming  # told once the step was over
+        seconds = result.process_seconds
+        assert set(seconds) == {"context", "prewarm", "wait", "handover", "report"}
+        assert all(0.0 <= v < 30 for v in seconds.values())
+        assert seconds["wait"] <= seconds["prewarm"] + 1.0
+        again = host.handle(req)  # served by the spare made during the first step
+        assert again.stage == "scored" and set(again.process_seconds) == set(seconds)
+    finally:
+        if host.spare is not None:
+            host.spare.discard()
+
+
+def test_a_spare_that_died_before_its_job_is_reported_not_hung():
+    from server.evaluation import children
+
+    spare = children.Spare("cpu")
+    os.kill(spare.pid, 9)
+    time.sleep(0.2)
+    spare.send({"kind": "candidate", "request": {}})  # a broken pipe: no exception
+    outcome = spare.watch("compile", LIMITS, 4.0)
+    cls, _ = describe_death(outcome, LIMITS)
+    assert outcome.payload is None and cls == "out_of_memory"  # SIGKILL reads as the OOM killer

@@ -151,46 +151,91 @@ def run_in_child(job, first_stage: str, timeouts: dict, memory_limit_gb: float) 
 
 
 class Spare(Child):
-    """A child forked ahead of the next request, off the critical path: it has already created
-    its CUDA context (~0.3 s) and waits for one job spec on a pipe, then runs it and exits."""
+    """A child forked ahead of its job, off the critical path, in two phases. At once it creates
+    its CUDA context (~0.3 s; no kernels run, so an evaluation timing on the GPU meanwhile is
+    not disturbed). Told `warm()` once the GPU is free, it runs the evaluator's own kernels once.
+    Then it waits for one job spec on its pipe, runs it and exits. The host forks the next
+    step's spare as soon as it has sent a job, so steps queued back to back on one GPU wait only
+    for the second phase."""
 
     def __init__(self, device: str):
         job_r, job_w = os.pipe()
         super().__init__(lambda progress: _await_job(job_r, device, progress), keep=(job_r,))
         os.close(job_r)
         self.job_w = job_w
+        self.warming = False
 
-    def run(self, spec: dict, first_stage: str, timeouts: dict, memory_limit_gb: float) -> ChildOutcome:
+    def warm(self) -> None:
+        """The GPU is free: load and run the evaluator's kernels now (second phase)."""
+        if not self.warming:
+            self.warming = True
+            self._write(WARM_LINE)
+
+    def send(self, spec: dict) -> None:
+        """Hand over the job (warming first if it was not told to yet) and close the pipe."""
+        self.warm()
+        self._write(json.dumps(dict(spec, sent_at=time.monotonic())).encode())
+        self._close_pipe()
+
+    def _write(self, data: bytes) -> None:
         try:
-            with os.fdopen(self.job_w, "wb") as pipe:
-                pipe.write(json.dumps(spec).encode())
-        except (BrokenPipeError, OSError):
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.job_w, view):]
+        except OSError:
             pass  # it died while warming up: watch() reports how
-        return self.watch(first_stage, timeouts, memory_limit_gb)
 
-    def discard(self) -> None:
+    def _close_pipe(self) -> None:
         try:
             os.close(self.job_w)
         except OSError:
             pass
+        self.job_w = -1
+
+    def discard(self) -> None:
+        if self.job_w >= 0:
+            self._close_pipe()
         super().discard()
 
 
+WARM_LINE = b"warm\n"
+
+
 def _await_job(job_r: int, device: str, progress):
-    """In a spare child: warm up the device, then read and run the job the host sends."""
+    """In a spare child: create the CUDA context, warm the evaluator's kernels when told, then
+    read and run the job. A candidate's result says what each phase took, how long the job
+    waited for them (a step sent before its spare was ready) and how long its delivery took."""
     import torch
 
     from .pipeline import evaluate_candidate, prewarm, profile_reference
 
-    prewarm(torch.device(device))  # CUDA context and the evaluator's kernels, before the job
+    started = time.monotonic()  # CLOCK_MONOTONIC: one clock for every process of the machine
+    dev = torch.device(device)
+    if dev.type == "cuda":
+        torch.cuda.synchronize(dev)  # creates the context; launches nothing
+    context_s = time.monotonic() - started
     with os.fdopen(job_r, "rb") as pipe:
-        spec = json.loads(pipe.read())
+        first = pipe.readline()  # WARM_LINE, once the GPU is free
+        told = time.monotonic()
+        prewarm(dev)  # the evaluator's kernels: CUDA loads them lazily, per process
+        ready = time.monotonic()
+        rest = pipe.read()
+    spec = json.loads(rest if first == WARM_LINE else first + rest)
 
     req = EvalRequest.from_dict(spec["request"])
     if spec["kind"] == "profile":
         progress(CORRECTNESS)
         return profile_reference(req, os.getcwd())
-    return evaluate_candidate(req, spec["profile"], os.getcwd(), progress).to_dict()
+    begun = time.monotonic()
+    result = evaluate_candidate(req, spec["profile"], os.getcwd(), progress)
+    sent = float(spec.get("sent_at", ready))
+    result.process_seconds = {
+        "context": round(context_s, 4), "prewarm": round(ready - told, 4),
+        "wait": round(max(0.0, ready - sent), 4),  # the job arrived before the warm-up was done
+        "handover": round(begun - max(ready, sent), 4),  # the job's delivery, once ready
+        "reported_at": time.monotonic(),  # the host turns it into "report": delivering the answer
+    }
+    return result.to_dict()
 
 
 def _parse(line: bytes, token: str) -> dict | None:

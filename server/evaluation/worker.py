@@ -2,7 +2,9 @@
 
 `python -m server.evaluation.worker --device cuda:0` imports torch and triton once (~5 s) but
 never initialises CUDA; each evaluation runs in a child forked from it, which creates its own
-CUDA context (~0.3 s) and exits when done. So nothing an evaluation does - patched torch, stray
+CUDA context (~0.3 s) and exits when done. The next step's child is forked as soon as a step
+has been handed over and makes its context meanwhile (launching nothing: the GPU is timing); it
+runs the evaluator's own kernels once the step is over. So nothing an evaluation does - patched torch, stray
 threads, a corrupted CUDA context, leaked memory, files in its scratch directory - outlives it.
 
 The host enforces each stage's time limit and a memory limit, and turns a child that dies or hangs
@@ -19,6 +21,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 import traceback
 
 from .children import ChildOutcome, Spare, describe_death
@@ -34,14 +37,21 @@ class Host:
         self.spare: Spare | None = None
 
     def prepare_spare(self) -> None:
-        """Fork the next evaluation's process now, while nobody waits for it."""
+        """Between evaluations (the GPU is free): have a spare, warming its kernels."""
         if self.spare is None:
             self.spare = Spare(self.device)
+        self.spare.warm()
 
     def _run(self, spec: dict, first_stage: str, req: EvalRequest) -> ChildOutcome:
+        spare, self.spare = self.spare or Spare(self.device), None
+        spare.send(spec)
+        try:  # the next step's process: its CUDA context is made while this one evaluates
+            self.spare = Spare(self.device)
+        except OSError:
+            self.spare = None  # no fork now (process limits): prepare_spare() tries again
+        outcome = spare.watch(first_stage, req.stage_timeouts, req.memory_limit_gb)
         self.prepare_spare()
-        spare, self.spare = self.spare, None
-        return spare.run(spec, first_stage, req.stage_timeouts, req.memory_limit_gb)
+        return outcome
 
     def handle(self, req: EvalRequest) -> EvalResult:
         limits = req.stage_timeouts
@@ -62,6 +72,9 @@ class Host:
         if outcome.payload is not None:
             from .scoring import rescore  # imports torch: only once the host is set up
 
+            seconds = outcome.payload.get("process_seconds") or {}
+            if "reported_at" in seconds:
+                seconds["report"] = round(time.monotonic() - seconds.pop("reported_at"), 4)
             return rescore(req, profile, EvalResult.from_dict(outcome.payload))
         error_class, feedback = describe_death(outcome, limits)
         return EvalResult(stage=outcome.stage, error_class=error_class, feedback=feedback,
