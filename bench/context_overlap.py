@@ -2,8 +2,8 @@
 
     python bench/context_overlap.py [--rounds 6]
 
-The worker host forks the next step's process while a step evaluates, and that process creates
-its CUDA context at once (no kernels). This times eager ReLU at the bundled shape (16 x 4096)
+Why the worker host forks the next step's process only after a step, not while it evaluates
+(where its CUDA context would be made beside the step's timing). This times eager ReLU at the bundled shape (16 x 4096)
 and at KernelBench's (4096 x 393216) with the evaluator's own timer, in rounds that alternate
 between a quiet GPU and one where other processes (forked, like the worker's, from a parent
 with torch imported and CUDA untouched) create a context, one after another, all round long.

@@ -16,8 +16,8 @@ for the host, and that wait is in the candidate's time). That table runs with ke
 off; a second one runs the steps as the server does by default (provenance on every submission),
 3 warm and 3 with a fresh source each (compiled afresh, as every step of an RL loop is), with
 the checks' share of each. A third table shows the evaluation process's own costs outside the
-stages (its CUDA context and kernels' warm-up, the step's wait for them, the job's handover and
-the answer's report), for the steps above and for ReLU steps queued back to back (no gap: as
+stages (the warm-up of its CUDA context and of the evaluator's kernels, the step's wait for it,
+the job's handover and the answer's report), for the steps above and for ReLU steps queued back to back (no gap: as
 when several sessions share a GPU).
 """
 
@@ -190,9 +190,9 @@ def main() -> None:
               f"{r['stages']['correctness']:>8.2f}{r['stages']['timing']:>8.2f}{r['runtime_ms']:>10.4f}"
               f"{r['ref_ms']:>10.4f}{r['speedup']:>9.3f}{r['spread_pct']:>9.2f}{r['guard_pct']:>8.2f}"
               f"{r['defence_pct']:>6.1f}{r['roofline_frac']:>6.2f}{r['issue_ms']:>8.3f}")
-    print("\nthe evaluation process, median ms a warm step: its CUDA context (made while the "
-          "previous step ran) and kernels (run once the GPU was free), the step's wait for them, the "
-          "job's handover, the answer's report; outside = step latency minus the stages")
+    print("\nthe evaluation process, median ms a warm step: its CUDA context (from its fork, after "
+          "the previous step) and the evaluator's kernels, the step's wait for them, the job's "
+          "handover, the answer's report; outside = step latency minus the stages")
     print(f"{'case':<34}{'warm s':>7}{'ovh s':>7}" + "".join(f"{k:>9}" for k in PROCESS_PARTS)
           + f"{'outside':>9}{'+-spd%':>8}")
     for name, r in [(n, r) for n, r in table] + [(f"{n}, back to back", r) for n, r in queued]:

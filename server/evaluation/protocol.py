@@ -69,9 +69,8 @@ class EvalResult:
     guard_overhead: float | None = None  # (guarded - unguarded) / unguarded median, if measured
     kernels_seen: list = field(default_factory=list)  # device kernels recorded (provenance on)
     provenance_seconds: float | None = None  # the recordings' own cost (provenance on)
-    # The evaluation process's costs outside the stages: its warm-up, done before the job
-    # arrived where the GPU had a moment (CUDA "context", made while the previous step ran;
-    # the evaluator's kernels, "prewarm", once the GPU was free), the step's "wait" for them,
+    # The evaluation process's costs outside the stages: its warm-up before the job arrived (its
+    # CUDA "context", the evaluator's kernels: "prewarm"), the step's "wait" for that warm-up,
     # the job's "handover" and the answer's "report" back to the worker host.
     process_seconds: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)

@@ -3,8 +3,8 @@
 `python -m server.evaluation.worker --device cuda:0` imports torch and triton once (~5 s) but
 never initialises CUDA; each evaluation runs in a child forked from it, which creates its own
 CUDA context (~0.3 s) and exits when done. The next step's child is forked as soon as a step
-has been handed over and makes its context meanwhile (launching nothing: the GPU is timing); it
-runs the evaluator's own kernels once the step is over. So nothing an evaluation does - patched torch, stray
+is over and warms up (its context, the evaluator's own kernels: ~1 s on the H200) while the
+server answers and the next submission is written. So nothing an evaluation does - patched torch, stray
 threads, a corrupted CUDA context, leaked memory, files in its scratch directory - outlives it.
 
 The host enforces each stage's time limit and a memory limit, and turns a child that dies or hangs
@@ -37,20 +37,20 @@ class Host:
         self.spare: Spare | None = None
 
     def prepare_spare(self) -> None:
-        """Between evaluations (the GPU is free): have a spare, warming its kernels."""
+        """Fork the next evaluation's process now, while nobody waits for it. Never while an
+        evaluation runs: another process creating its CUDA context disturbed the timing of the
+        step beside it (bench/results/2026-12-01-h200-s11b-*: a speedup of 0.33 among 2.8)."""
         if self.spare is None:
             self.spare = Spare(self.device)
-        self.spare.warm()
 
     def _run(self, spec: dict, first_stage: str, req: EvalRequest) -> ChildOutcome:
-        spare, self.spare = self.spare or Spare(self.device), None
-        spare.send(spec)
-        try:  # the next step's process: its CUDA context is made while this one evaluates
-            self.spare = Spare(self.device)
-        except OSError:
-            self.spare = None  # no fork now (process limits): prepare_spare() tries again
-        outcome = spare.watch(first_stage, req.stage_timeouts, req.memory_limit_gb)
         self.prepare_spare()
+        spare, self.spare = self.spare, None
+        outcome = spare.run(spec, first_stage, req.stage_timeouts, req.memory_limit_gb)
+        try:
+            self.prepare_spare()  # before the answer is written: the next step may follow at once
+        except OSError:
+            pass  # no fork now (process limits): tried again after the answer
         return outcome
 
     def handle(self, req: EvalRequest) -> EvalResult:
