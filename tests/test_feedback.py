@@ -32,3 +32,18 @@ def test_a_build_failure_starts_at_the_compilers_first_error():
 def test_a_one_line_error_is_kept_whole():
     assert failure("CUDA error: an illegal memory access was encountered") == \
         "RuntimeError: CUDA error: an illegal memory access was encountered"
+
+
+def test_the_cpu_evaluators_limits_are_said_plainly(tmp_path, monkeypatch):
+    """Errors that only Triton's interpreter on a machine without a GPU causes name that cause."""
+    from server.evaluation.feedback import describe_exception
+
+    source = tmp_path / "submission.py"
+    source.write_text("from triton.language.extra import libdevice\n")
+    none_op = TypeError("unsupported operand type(s) for *: 'float' and 'NoneType'")
+    no_driver = RuntimeError("0 active drivers ([]). There should only be one.")
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    assert "libdevice functions are missing" in describe_exception(none_op, str(source))
+    assert "no GPU driver" in describe_exception(no_driver, str(source))
+    monkeypatch.setenv("TRITON_INTERPRET", "0")  # a GPU: the error as it is
+    assert describe_exception(none_op, str(source)).endswith("'NoneType'")

@@ -49,8 +49,14 @@ def check(body="", module="", params=""):
     ("", "x = x * math.pi"),
     ("", "for i in range(min(2, max(1, len((1, 2))))):\n        x = x + float(i)"),
     ("", "x = tl.where(x > 0, x, 0.0).to(tl.float32)"),
+    # module constants that honest kernels spell with builtins or a dtype's limits
+    ("NEG_INF = tl.constexpr(float(\"-inf\"))", "x = tl.maximum(x, NEG_INF)"),
+    ("NEG_INF = -float(\"inf\")\nBIG = int(1e6)", "x = tl.maximum(x, NEG_INF) + BIG"),
+    ("EPS = tl.constexpr(torch.finfo(torch.float32).eps)\nTOP = torch.iinfo(torch.int32).max",
+     "x = x + EPS + TOP"),
 ], ids=["jit-and-libdevice", "constant", "constexpr", "tuple-and-math", "triton-values",
-        "math-module", "builtins", "methods-of-values"])
+        "math-module", "builtins", "methods-of-values", "float-inf-constexpr", "number-casts",
+        "dtype-limits"])
 def test_honest_kernel_bodies_pass(module, body):
     assert check(body, module).kernels == ("helper", "kernel")
 
@@ -73,10 +79,16 @@ def test_honest_kernel_bodies_pass(module, body):
     ("", "text = \"%s\" % x", "", "formats a string"),
     ("", "text = \"{}\".format(x)", "", ".format"),
     ("", "v = float(tl.sum(x, 0))\n    parts = (v, v).count(v)", "", ".count"),
+    # casts and dtype limits only of constants, with the real builtins and torch's own finfo
+    ("float = lambda v: object()\nINF = float(\"inf\")", "x = x + INF", "", "INF"),
+    ("import numpy as np\nPI = float(np.pi)", "x = x * PI", "", "PI"),
+    ("W = torch.ones(2)\nEPS = torch.finfo(W.dtype).eps", "x = x + EPS", "", "EPS"),
+    ("EPS = torch.finfo(torch.float32).dtype", "x = x + EPS", "", "EPS"),
 ], ids=["dict-entry", "alias", "container", "list", "global-statement", "rebound-builtin",
         "numpy", "handle", "getattr", "other-builtin", "default-argument",
         "constant-from-rebound-module", "f-string", "percent-format", "str-format",
-        "method-of-a-python-value"])
+        "method-of-a-python-value", "rebound-float", "cast-of-numpy", "finfo-of-a-tensor",
+        "finfo-other-field"])
 def test_kernel_bodies_reaching_python_objects_are_refused(module, body, params, names):
     with pytest.raises(StageFailure) as err:
         check(body, module, params)

@@ -93,3 +93,18 @@ def test_foreign_private_attributes_are_refused(module, forward, says):
     with pytest.raises(StageFailure) as err:
         check(module, "", forward)
     assert err.value.error_class == "format_violation" and says in err.value.feedback
+
+
+def test_own_attributes_may_carry_names_other_objects_attributes_refuse():
+    """`self.buffer` that the file sets is only what it stored there; `.buffer` of anything
+    else (a stream's raw bytes) stays refused, as do dunders on your own objects."""
+    check(init="self.buffer = None\n        self.handle = 0",
+          forward="if self.buffer is None:\n            self.buffer = torch.empty_like(x)")
+    for init, forward, says in [
+        ("self.out = None", "b = self.out.buffer", ".buffer"),
+        ("", "b = OBJ.buffer", ".buffer"),
+        ("", "b = self.raw", ".raw"),  # never set by the file: not its own
+    ]:
+        with pytest.raises(StageFailure) as err:
+            check(init=init, forward=forward)
+        assert says in err.value.feedback

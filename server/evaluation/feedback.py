@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import traceback
 
 MAX_FEEDBACK_CHARS = 2000
@@ -19,8 +20,34 @@ def describe_exception(exc: BaseException, candidate_file: str | None = None) ->
     own = [f for f in frames if candidate_file and f.filename == candidate_file]
     where = "".join(f"  line {f.lineno}, in {f.name}: {(f.line or '').strip()}\n" for f in own[-3:])
     message = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-    message = _first_real_error(message)
+    message = _first_real_error(message) + _interpreter_hint(message, candidate_file)
     return clip((where + message) if where else message)
+
+
+def _interpreter_hint(message: str, candidate_file: str | None) -> str:
+    """What the cpu evaluator (Triton's interpreter on CPU tensors, no GPU) cannot do that a GPU
+    could: said plainly instead of the low-level error it causes."""
+    if os.environ.get("TRITON_INTERPRET") != "1":
+        return ""
+    if "NoneType" in message and _source_mentions(candidate_file, "libdevice"):
+        return ("\n(the cpu evaluator runs Triton's interpreter, where libdevice functions are "
+                "missing and return None: use triton.language's own (tl.exp, tl.log, tl.sqrt, "
+                "tl.sigmoid, tl.math.*) or the gpu evaluator)")
+    if "active drivers" in message:
+        return ("\n(the cpu evaluator has no GPU driver: `triton.runtime.driver.active` fails "
+                "there; allocate on the inputs' device, `x.device`)")
+    if "NVIDIA driver" in message or "not compiled with CUDA" in message:
+        return ("\n(the cpu evaluator runs on CPU tensors, without a GPU: allocate on the inputs' "
+                "device, `x.device`, not 'cuda')")
+    return ""
+
+
+def _source_mentions(candidate_file: str | None, word: str) -> bool:
+    try:
+        with open(candidate_file or "", encoding="utf-8", errors="replace") as f:
+            return word in f.read()
+    except OSError:
+        return False
 
 
 def _first_real_error(message: str) -> str:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import enum
 import functools
 import importlib.util
 import inspect
@@ -33,6 +34,8 @@ import os
 import sys
 import textwrap
 import threading
+import types
+import warnings
 
 import torch
 from torch import _tensor_str
@@ -60,7 +63,8 @@ HINTS = {
                 f"kernel.",
     DTYPE: "dtype conversion is computation; do it in your kernel.",
     KERNEL_ARG: "Pass your kernels plain tensors (no attributes of their own), plain Python "
-                "scalars and tuples of them, not lists or objects that imitate them.",
+                "scalars and tuples of them, and your own @triton.jit functions, not lists or "
+                "objects that imitate them (an enum member or an int subclass: pass int(value)).",
     SUBCLASS: "Tensor subclasses intercept torch operations; use plain tensors.",
     CALLBACK: "While torch runs an operation (or Triton's interpreter converts kernel "
               "arguments) the guard's checks are off, so no code of yours may run inside it: "
@@ -130,7 +134,8 @@ class ForbiddenOperation(RuntimeError):
     def __init__(self, op: str, reason: str, location: str = ""):
         self.op, self.reason, self.location = op, reason, location
         where = f" at {location}" if location else ""
-        super().__init__(f"forbidden torch operation {op} ({reason}){where}. {HINTS[reason]}")
+        what = "refused" if reason == KERNEL_ARG else "forbidden torch operation"
+        super().__init__(f"{what} {op} ({reason}){where}. {HINTS[reason]}")
 
     def __reduce__(self):  # survives pickling between worker processes
         return type(self), (self.op, self.reason, self.location)
@@ -628,7 +633,10 @@ def _interpreted_launch(original):
       as text (`str` of a tl.tensor is its numpy array);
     - a kernel that fails fails the step even when the submission catches the error: its message
       (an assertion's, a formatted value's) carries the kernel's data to host code, one launch at
-      a time."""
+      a time;
+    - the launch raises no warning and no floating-point report the host can see: a kernel that
+      divides by zero, overflows or makes a NaN on purpose, chosen by its data, made numpy warn,
+      call the submission's `np.errstate(call=...)` or raise, two bits of its input a step."""
     def run(self, *args, **kwargs):
         grid = self.grid
         bounds = interpreter_bounds.begin()
@@ -638,7 +646,9 @@ def _interpreted_launch(original):
                 meta = inspect.getcallargs(self.fn, *args, **{k: v for k, v in kwargs.items() if k in names})
                 made = grid(meta)
                 self.grid = made if type(made) is tuple else tuple(made)
-            return original(self, *args, **kwargs)
+            with _numpy_silent(), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return original(self, *args, **kwargs)
         except Exception as exc:
             _kernel_failed(exc)
             raise
@@ -646,6 +656,12 @@ def _interpreted_launch(original):
             self.grid = grid
             interpreter_bounds.end(bounds)
     return run
+
+
+def _numpy_silent():
+    import numpy  # the interpreter's own dependency; imported only where it runs
+
+    return numpy.errstate(all="ignore")
 
 
 _PLAIN_ARGS = (bool, int, float, str, type(None))
@@ -682,7 +698,23 @@ def _launch_arg_problem(arg, depth: int = 0, in_triton: bool = False) -> str | N
         # lists only in a tensor descriptor (the classes' fourth)
         return _first_problem(list(dict.values(fields)), depth,
                               in_triton=kind is _launchable_triton_classes()[3])
-    return f"a {kind.__name__}"
+    return _described(kind)
+
+
+def _described(kind: type) -> str:
+    """The refused argument's kind in the words of the user's code."""
+    try:
+        if issubclass(kind, enum.Enum):
+            return f"a member of the enum `{kind.__name__}`"
+        plain = next((p for p in _PLAIN_ARGS if issubclass(kind, p)), None)
+    except TypeError:
+        plain = None
+    if plain is not None:
+        return f"a `{kind.__name__}`, a subclass of {plain.__name__}"
+    from triton.runtime.interpreter import InterpretedFunction
+    if kind is InterpretedFunction:
+        return "a @triton.jit function that is not your file's own"
+    return f"an object of type `{kind.__name__}`"
 
 
 @functools.lru_cache(maxsize=None)
@@ -718,9 +750,21 @@ def _check_launch_args(args, kwargs) -> None:
     if guard is None:
         return
     for arg in (*args, *kwargs.values()):
+        if _own_jit_function(arg, guard):
+            continue
         problem = _launch_arg_problem(arg)  # lists of arguments are looked into
         if problem:
-            guard._refuse(f"kernel argument ({problem})", KERNEL_ARG)
+            guard._refuse(f"kernel argument: {problem}", KERNEL_ARG)
+
+
+def _own_jit_function(arg, guard) -> bool:
+    """One of the file's own @triton.jit functions passed as a constexpr (`ACT=relu`, called in
+    the body): its body was checked like any kernel's (`triton.jit` may only decorate)."""
+    from triton.runtime.interpreter import InterpretedFunction
+    if type(arg) is not InterpretedFunction:
+        return False
+    fn = object.__getattribute__(arg, "fn")
+    return type(fn) is types.FunctionType and fn.__code__.co_filename in guard._files
 
 
 def _first_config_when_interpreted(original):

@@ -71,12 +71,13 @@ def kernel_globals(tree: ast.Module, aliases: dict[str, str], jitted: list[ast.F
         elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and getattr(node, "name", None):
             bind(node.name, False)
     allowed: set[str] = set()
+    builtins = KERNEL_BUILTINS - bindings.keys()  # `float("inf")`: the builtin, not rebound
     while True:  # constants may be built from other constants: grow to a fixed point
         grown = {name for name, values in bindings.items()
-                 if all(v is True or (isinstance(v, ast.AST) and _constant(v, aliases, allowed))
+                 if all(v is True or (isinstance(v, ast.AST) and _constant(v, aliases, allowed | builtins))
                         for v in values)}
         if grown == allowed:
-            return allowed | (KERNEL_BUILTINS - bindings.keys())
+            return allowed | builtins
         allowed = grown
 
 
@@ -106,10 +107,24 @@ def _plain_target(target: ast.AST) -> bool:
         isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts))
 
 
+NUMBER_CASTS = ("float", "int")  # float("-inf"), int(1e6): plain numbers
+DTYPE_INFO = ("torch.finfo", "torch.iinfo")  # torch.finfo(torch.float32).eps: a plain number
+DTYPE_INFO_FIELDS = frozenset({"eps", "max", "min", "tiny", "smallest_normal", "resolution", "bits"})
+TORCH_DTYPES = frozenset(f"torch.{name}" for name in (
+    "float16", "float32", "float64", "bfloat16", "half", "float", "double", "int8", "int16",
+    "int32", "int64", "uint8", "short", "int", "long", "float8_e4m3fn", "float8_e5m2"))
+
+
 def _constant(node: ast.AST, aliases: dict[str, str], constants: set[str]) -> bool:
     """A value built from literals, other constants and Triton's own (`tl.float32`,
-    `tl.constexpr(64)`, `triton.next_power_of_2(1000)`, `math.log(2)`)."""
+    `tl.constexpr(64)`, `triton.next_power_of_2(1000)`, `math.log(2)`), `float`/`int` of them
+    (`float("-inf")`) and a dtype's limits (`torch.finfo(torch.float32).eps`)."""
     if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in NUMBER_CASTS:
+        return node.func.id in constants and not node.keywords and all(
+            _constant(a, aliases, constants) for a in node.args)
+    if isinstance(node, ast.Attribute) and node.attr in DTYPE_INFO_FIELDS and _dtype_info(node.value, aliases):
         return True
     if isinstance(node, ast.Name):
         return node.id in constants
@@ -129,6 +144,12 @@ def _constant(node: ast.AST, aliases: dict[str, str], constants: set[str]) -> bo
         return not isinstance(node, ast.Call) or (
             not node.keywords and all(_constant(a, aliases, constants) for a in node.args))
     return False
+
+
+def _dtype_info(node: ast.AST, aliases: dict[str, str]) -> bool:
+    """`torch.finfo(torch.float32)` or `torch.iinfo(torch.int32)`, spelt out."""
+    return (isinstance(node, ast.Call) and not node.keywords and len(node.args) == 1
+            and dotted(node.func, aliases) in DTYPE_INFO and dotted(node.args[0], aliases) in TORCH_DTYPES)
 
 
 def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: set[str]) -> None:
@@ -174,8 +195,10 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
             module = aliases.get(node.id, "").split(".")[0]
             what = f"the module `{module}`" if module else f"`{node.id}`"
             _fail(f"line {node.lineno}: the kernel `{fn.name}` uses {what}, which is not "
-                  "triton.language, a @triton.jit function or a module-level constant; a kernel "
-                  "body may use only those, its own parameters and locals, and "
+                  "triton.language, a @triton.jit function or a module-level constant (a name "
+                  "bound once, to a value built from literals, other constants, float()/int(), "
+                  "math, triton and torch.finfo/iinfo(dtype) limits); a kernel body may use only "
+                  "those, its own parameters and locals, and "
                   f"{', '.join(sorted(KERNEL_BUILTINS))}")
     for node in body:  # after the rules above, whose messages say more about a global's call
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)

@@ -1,4 +1,4 @@
-"""Which `self._name` and `cls._name` in a submission are its own objects' private attributes.
+"""Which `self.name` and `cls.name` in a submission are its own objects' attributes.
 
 Private attributes of other objects are refused (`torch._C`, an object's `_module`), but a class
 may keep private state of its own (`self._cache`). `self` is only a parameter's name: a plain
@@ -25,12 +25,14 @@ _ACCESSOR_DECORATORS = ("setter", "getter", "deleter")  # @prop.setter
 _REGISTRATIONS = ("register_buffer", "register_parameter", "add_module", "register_module")
 
 
-def own_private_accesses(tree: ast.Module, aliases: dict[str, str]) -> set[int]:
-    """ids of the `self._x`/`cls._x` nodes (loads and stores) that are the submission's own."""
+def own_accesses(tree: ast.Module, aliases: dict[str, str]) -> set[int]:
+    """ids of the `self.x`/`cls.x` nodes (loads and stores) that are the submission's own: its
+    private state (`self._cache`), and public names that other objects' attributes refuse
+    (`self.buffer`: only what the file stored there)."""
     if any(isinstance(n, ast.Name) and n.id in OWNERS and not isinstance(n.ctx, ast.Load)
            for n in ast.walk(tree)):
         return set()  # `self = torch` somewhere: nothing is judged own
-    bound = _bound_private_names(tree)
+    bound = _bound_names(tree)
     own = _class_constants(tree)
     for method in _methods(tree, aliases):
         owner = _first_parameter(method)
@@ -177,7 +179,7 @@ def _decorator_name(node: ast.AST, aliases: dict[str, str], rebound: set[str] = 
     return dotted(target, aliases) or ""
 
 
-def _bound_private_names(tree: ast.Module) -> set[str]:
+def _bound_names(tree: ast.Module) -> set[str]:
     names = set()
     for node in ast.walk(tree):
         if (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
@@ -195,4 +197,4 @@ def _bound_private_names(tree: ast.Module) -> set[str]:
               and node.func.attr in _REGISTRATIONS and node.args
               and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
             names.add(node.args[0].value)
-    return {name for name in names if name.startswith("_")}
+    return names

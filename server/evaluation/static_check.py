@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .cuda_sources import CLOCKS_REASON, PROFILER_REASON, STREAMS_REASON, check_cuda_sources, load_inline_sources
 from .kernel_body import check_kernel, kernel_globals
-from .own_attributes import misused_class, own_private_accesses
+from .own_attributes import misused_class, own_accesses
 from .source_names import (binding_counts, bound_names, dotted, import_aliases, literal_getattr, root,
                            type_test, where)
 from .stages import STATIC_CHECK, StageFailure
@@ -614,7 +614,7 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
     known = bound | set(aliases) | set(dir(builtins)) | {"__name__", "__file__", "__doc__"}
     argless_calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and not n.args
                      and not n.keywords}
-    own_private = own_private_accesses(tree, aliases)
+    own = own_accesses(tree, aliases)
     misused = misused_class(tree, {id(n) for a in _annotations(tree) for n in ast.walk(a)}, aliases)
     if misused is not None:
         _fail(f"{where(misused)}: `{getattr(misused, 'id', None) or misused.attr}` (a class of "
@@ -647,7 +647,7 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
         if isinstance(node, ast.Attribute):
             attr = node.attr
             if (attr.startswith("_") and not attr.startswith("__") and root(node) not in aliases
-                    and id(node) not in own_private):
+                    and id(node) not in own):
                 _fail(f"{where(node)}: `.{attr}` is not allowed: private attributes of objects "
                       "other than your own are not an API for kernels (your own: `self._x` or "
                       "`cls._x` in a method of your class, for an `_x` your code binds there)")
@@ -693,7 +693,9 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
             if isinstance(node, ast.Name) and forbidden_attribute(node.id):  # __builtins__ etc.
                 _fail(f"{where(node)}: `{node.id}` is not allowed: {forbidden_attribute(node.id)}")
             if (isinstance(node, ast.Attribute) and forbidden_attribute(node.attr)
-                    and not (node.attr == "__class__" and id(node) in named)):
+                    and not (node.attr == "__class__" and id(node) in named)
+                    # `self.buffer` that the file's own methods set: only what it stored there
+                    and not (id(node) in own and not node.attr.startswith("__"))):
                 _fail(f"{where(node)}: `.{node.attr}` is not allowed: {forbidden_attribute(node.attr)}")
             # Whole chains only (`a.b.c`, not also `a.b`): a forbidden prefix still matches, and a
             # few exact names below a forbidden prefix can be allowed.
@@ -735,7 +737,7 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
                 if isinstance(t, ast.Attribute) and root(t) is None:
                     _fail(f"{where(node)}: assigning an attribute of a computed object "
                           "(`type(x).attr = ...`, `f().attr = ...`) is not allowed (monkeypatching)")
-                if isinstance(t, ast.Attribute) and t.attr.startswith("_") and id(t) not in own_private:
+                if isinstance(t, ast.Attribute) and t.attr.startswith("_") and id(t) not in own:
                     _fail(f"{where(node)}: assigning the private attribute `.{t.attr}` of another "
                           "object is not allowed (monkeypatching)")
                 if isinstance(t, ast.Attribute) and t.attr.startswith("__") and t.attr.endswith("__"):
