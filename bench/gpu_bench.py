@@ -83,6 +83,11 @@ def run_case(ev, root: Path, task: str, kernel: str, repeats: int, gap_s: float 
         "ref_ms": warm[0][1].ref_runtime_ms,
         "speedup": mean,
         "speedups": [round(x, 4) for x in speedups],
+        # per evaluation: SM clock before/after its trials, trials counted to settling / trials
+        "timed": [(d.get("clock_mhz"), d.get("clock_after_mhz"),
+                   f"{d.get('tail_counted')}/{d.get('trials')}")
+                  for d in (r.timing_detail for _, r in warm)],
+        "ref_clock_mhz": warm[0][1].timing_detail.get("ref_clock_mhz"),
         "spread_pct": 100 * max(abs(x - mean) for x in speedups) / mean,  # +-, around the mean
         "guard_pct": 100 * guard.guard_overhead,
         "roofline_frac": warm[0][1].roofline["roofline_frac"],

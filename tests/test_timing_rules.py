@@ -21,8 +21,10 @@ def trial(call_ms: float, tail_ms: float, limit_ms: float = timing.SETTLE_TAIL_M
     that; the host took host_gap_ms from the end event's record to `issued`'s (exit_ms if None)."""
     start, issued = StandInEvent(0.0), StandInEvent(call_ms + exit_ms)
     gap = exit_ms if host_gap_ms is None else host_gap_ms
-    return timing._trial_ms(start, StandInEvent(call_ms), issued,
-                            StandInEvent(call_ms + exit_ms + tail_ms), gap, limit_ms)
+    ms, counted = timing._trial_ms(start, StandInEvent(call_ms), issued,
+                                   StandInEvent(call_ms + exit_ms + tail_ms), gap, limit_ms)
+    assert counted == (ms != call_ms)  # the diagnostics say which trials counted the tail
+    return ms
 
 
 def test_an_honest_call_is_timed_to_its_end_event():

@@ -65,7 +65,8 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
                       for _ in range(REFERENCE_ROUNDS if device.type == "cuda" else 1)]
         timing = sorted(rounds, key=lambda t: t.median_ms)[len(rounds) // 2]
         profile.update(ref_runtime_ms=timing.median_ms, ref_spread=timing.spread,
-                       ref_rounds_ms=[t.median_ms for t in rounds])
+                       ref_rounds_ms=[t.median_ms for t in rounds],
+                       ref_clock_mhz=[t.clock_mhz for t in rounds])
         # Whether inputs can be made again from a seed: a property of the task's generator,
         # decided once here (two generations and a comparison, ~15 ms at full size) for every step.
         profile["replayable"] = replayable(reference.get_inputs, device, req.input_seed)
@@ -585,6 +586,12 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
         result.guard_overhead = (timing.median_ms - bare.median_ms) / bare.median_ms
     result.runtime_ms = timing.median_ms
     result.runtime_spread = timing.spread
+    if timing.meaningful:
+        result.timing_detail = {
+            "clock_mhz": timing.clock_mhz, "clock_after_mhz": timing.clock_after_mhz,
+            "tail_counted": timing.tail_counted, "trials": timing.trials,
+            "lead_ms": round(timing.lead_ms, 4), "tail_limit_ms": round(timing.tail_limit_ms, 4),
+            "ref_clock_mhz": profile.get("ref_clock_mhz")}
     result.timing_meaningful = timing.meaningful
     result.issue_ms = round(timing.issue_ms, 4) if timing.meaningful else None
     result.ref_runtime_ms = profile["ref_runtime_ms"]

@@ -83,6 +83,12 @@ class Timing:
     issue_ms: float = 0.0  # median host time from the start event's record to the end event's
     lead_ms: float = 0.0  # the spin ahead of each timed call
     tail_limit_ms: float = 0.0  # tails above this counted the whole interval (issued to settled)
+    # Why a timing may differ from its neighbours (diagnostics, not used in the score): the SM
+    # clock the spin kernel measured before the trials (after ramping) and right after them,
+    # and how many trials were counted to the device's settling (work seen outside the call).
+    clock_mhz: float = 0.0
+    clock_after_mhz: float = 0.0
+    tail_counted: int = 0
 
 
 @dataclass(frozen=True)
@@ -237,15 +243,18 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
         done += 1
     _synchronize(device)
     end = _perf_counter()
-    times = [_trial_ms(*marks, tail_limit)
-             for marks in zip(starts[:done], ends[:done], issued[:done], settled[:done],
-                              host_gap_ms[:done])]
-    return _summary(times, end - wall0, meaningful=True, candidate_s=end - warm0,
-                    issue_ms=statistics.median(issue_ms), tail_limit_ms=tail_limit,
-                    lead_ms=lead_s * 1e3)
+    clock_after = spin_cycles_per_s(device)  # outside the loop's wall time and candidate time
+    trials_ms = [_trial_ms(*marks, tail_limit)
+                 for marks in zip(starts[:done], ends[:done], issued[:done], settled[:done],
+                                  host_gap_ms[:done])]
+    return _summary([ms for ms, _ in trials_ms], end - wall0, meaningful=True,
+                    candidate_s=end - warm0, issue_ms=statistics.median(issue_ms),
+                    tail_limit_ms=tail_limit, lead_ms=lead_s * 1e3,
+                    clock_mhz=round(cycles_per_s / 1e6, 1), clock_after_mhz=round(clock_after / 1e6, 1),
+                    tail_counted=sum(counted for _, counted in trials_ms))
 
 
-def _trial_ms(start, end, issued, settled, host_gap_ms: float, tail_limit_ms: float) -> float:
+def _trial_ms(start, end, issued, settled, host_gap_ms: float, tail_limit_ms: float) -> tuple[float, bool]:
     """Device time of one call: up to the end event, unless work ran outside that interval,
     then up to when everything had settled. Outside means: the device was still busy well after
     the host was back from the call (work left running on another stream), or the end event
@@ -256,8 +265,8 @@ def _trial_ms(start, end, issued, settled, host_gap_ms: float, tail_limit_ms: fl
     tail = issued.elapsed_time(settled)
     queued = end.elapsed_time(issued) - host_gap_ms
     if tail <= tail_limit_ms and queued <= tail_limit_ms:
-        return start.elapsed_time(end)
-    return start.elapsed_time(settled)
+        return start.elapsed_time(end), False
+    return start.elapsed_time(settled), True
 
 
 @contextlib.contextmanager

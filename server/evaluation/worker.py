@@ -38,8 +38,8 @@ class Host:
 
     def prepare_spare(self) -> None:
         """Fork the next evaluation's process now, while nobody waits for it. Never while an
-        evaluation runs: another process creating its CUDA context disturbed the timing of the
-        step beside it (bench/results/2026-12-01-h200-s11b-*: a speedup of 0.33 among 2.8)."""
+        evaluation runs: whether another process making its CUDA context disturbs the timing
+        beside it is not settled (bench/results/2026-12-01-h200-s11b-*, the README)."""
         if self.spare is None:
             self.spare = Spare(self.device)
 
@@ -72,8 +72,8 @@ class Host:
         if outcome.payload is not None:
             from .scoring import rescore  # imports torch: only once the host is set up
 
-            seconds = outcome.payload.get("process_seconds") or {}
-            if "reported_at" in seconds:
+            seconds = outcome.payload.get("process_seconds")
+            if isinstance(seconds, dict) and type(seconds.get("reported_at")) is float:
                 seconds["report"] = round(time.monotonic() - seconds.pop("reported_at"), 4)
             return rescore(req, profile, EvalResult.from_dict(outcome.payload))
         error_class, feedback = describe_death(outcome, limits)
