@@ -42,8 +42,9 @@ def scrubbed_env(device: str) -> dict:
 class WorkerHost:
     """One long-lived `python -m server.evaluation.worker` process for one device."""
 
-    def __init__(self, device: str):
+    def __init__(self, device: str, early_spare: bool = False):
         self.device = device
+        self.early_spare = early_spare
         self.proc: subprocess.Popen | None = None
         self.ready = threading.Event()
         self.lock = threading.Lock()
@@ -51,7 +52,8 @@ class WorkerHost:
     def start(self) -> None:
         worker_device = "cuda:0" if self.device.startswith("cuda:") else "cpu"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.evaluation.worker", "--device", worker_device],
+            [sys.executable, "-m", "server.evaluation.worker", "--device", worker_device,
+             *(["--early-spare"] if self.early_spare else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, cwd=str(ROOT),
             env=scrubbed_env(self.device), text=True, bufsize=1, start_new_session=True,
         )
@@ -96,8 +98,8 @@ def _readline_with_timeout(proc: subprocess.Popen, timeout_s: float) -> str | No
 class WorkerPool:
     """Slots handed out first come, first served; a release passes the slot to the oldest waiter."""
 
-    def __init__(self, devices: list[str], step_timeout_s: float):
-        self.hosts = [WorkerHost(d) for d in devices]
+    def __init__(self, devices: list[str], step_timeout_s: float, early_spare: bool = False):
+        self.hosts = [WorkerHost(d, early_spare) for d in devices]
         self.step_timeout_s = step_timeout_s
         self._free = collections.deque(self.hosts)
         self._waiters: collections.deque = collections.deque()

@@ -520,6 +520,35 @@ def test_the_next_steps_process_is_forked_after_a_step_never_during_it(monkeypat
             host.spare.discard()
 
 
+def test_early_spares_make_their_context_beside_a_step_and_warm_after_it(monkeypatch):
+    """The benchmarks' variant (bench/spare_ab.py): the next step's process exists while a
+    step runs, told to warm its kernels only once the step is over."""
+    from server.evaluation import children, worker
+    from server.evaluation.protocol import EvalRequest
+
+    host = worker.Host("cpu", early_spare=True)
+    during = []
+    real_watch = children.Spare.watch
+
+    def watch(self, *args):
+        nxt = host.spare
+        during.append((nxt is not None and nxt is not self, getattr(nxt, "warming", None)))
+        return real_watch(self, *args)
+
+    monkeypatch.setattr(children.Spare, "watch", watch)
+    req = EvalRequest(code=kernel_source("legit", "relu"), reference_source=RELU,
+                      task_id="level1/19_ReLU", mock=True)
+    try:
+        result = host.handle(req)
+        assert result.stage == "scored", result.feedback
+        assert during == [(True, False), (True, False)]  # there, not yet warming
+        assert host.spare.warming
+        assert set(result.process_seconds) == {"context", "prewarm", "wait", "handover", "report"}
+    finally:
+        if host.spare is not None:
+            host.spare.discard()
+
+
 def test_a_spare_that_died_before_its_job_is_reported_not_hung():
     from server.evaluation import children
 

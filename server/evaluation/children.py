@@ -151,9 +151,10 @@ def run_in_child(job, first_stage: str, timeouts: dict, memory_limit_gb: float) 
 
 
 class Spare(Child):
-    """A child forked ahead of the next request, off the critical path: it creates its CUDA
-    context and runs the evaluator's own kernels once, then waits for one job spec on a pipe,
-    runs it and exits."""
+    """A child forked ahead of its job, off the critical path, in two phases: at once it creates
+    its CUDA context (launching nothing); told `warm()`, when the GPU is free, it runs the
+    evaluator's own kernels once (CUDA loads them lazily, per process). Then it waits for one job
+    spec on its pipe, runs it and exits."""
 
     def __init__(self, device: str):
         job_r, job_w = os.pipe()
@@ -161,42 +162,68 @@ class Spare(Child):
         super().__init__(lambda progress: _await_job(job_r, device, forked, progress), keep=(job_r,))
         os.close(job_r)
         self.job_w = job_w
+        self.warming = False
+
+    def warm(self) -> None:
+        """The GPU is free: run the evaluator's kernels now (the second phase)."""
+        if not self.warming:
+            self.warming = True
+            self._write(WARM_LINE)
+
+    def send(self, spec: dict) -> None:
+        """Hand over the job (warming first if not told yet) and close the pipe."""
+        self.warm()
+        self._write(json.dumps(dict(spec, sent_at=time.monotonic())).encode())
+        self._close_pipe()
 
     def run(self, spec: dict, first_stage: str, timeouts: dict, memory_limit_gb: float) -> ChildOutcome:
-        try:
-            with os.fdopen(self.job_w, "wb") as pipe:
-                pipe.write(json.dumps(dict(spec, sent_at=time.monotonic())).encode())
-        except (BrokenPipeError, OSError):
-            pass  # it died while warming up: watch() reports how
-        self.job_w = -1
+        self.send(spec)
         return self.watch(first_stage, timeouts, memory_limit_gb)
+
+    def _write(self, data: bytes) -> None:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.job_w, view):]
+        except OSError:
+            pass  # it died while warming up: watch() reports how
+
+    def _close_pipe(self) -> None:
+        try:
+            os.close(self.job_w)
+        except OSError:
+            pass
+        self.job_w = -1
 
     def discard(self) -> None:
         if self.job_w >= 0:
-            try:
-                os.close(self.job_w)
-            except OSError:
-                pass
-            self.job_w = -1
+            self._close_pipe()
         super().discard()
 
 
+WARM_LINE = b"warm\n"
+
+
 def _await_job(job_r: int, device: str, forked: float, progress):
-    """In a spare child: warm up, then read and run the job the host sends. A candidate's result
-    says what the warm-up took, how long the job waited for it (a step sent before its spare was
-    ready: steps queued back to back) and how long its delivery took."""
+    """In a spare child: create the CUDA context, warm the evaluator's kernels when told, then
+    read and run the job. A candidate's result says what each phase took, how long the job
+    waited for them (a step sent before its spare was ready: steps queued back to back) and how
+    long its delivery took."""
     import torch
 
     from .pipeline import evaluate_candidate, prewarm, profile_reference
 
     dev = torch.device(device)
     if dev.type == "cuda":
-        torch.cuda.synchronize(dev)  # creates the context
+        torch.cuda.synchronize(dev)  # creates the context; launches nothing
     context_s = time.monotonic() - forked  # CLOCK_MONOTONIC: one clock for all processes
-    prewarm(dev)  # the evaluator's kernels: CUDA loads them lazily, per process
-    ready = time.monotonic()
     with os.fdopen(job_r, "rb") as pipe:
-        spec = json.loads(pipe.read())
+        first = pipe.readline()  # WARM_LINE, once the GPU is free
+        told = time.monotonic()
+        prewarm(dev)
+        ready = time.monotonic()
+        rest = pipe.read()
+    spec = json.loads(rest if first == WARM_LINE else first + rest)
 
     req = EvalRequest.from_dict(spec["request"])
     if spec["kind"] == "profile":
@@ -206,7 +233,7 @@ def _await_job(job_r: int, device: str, forked: float, progress):
     result = evaluate_candidate(req, spec["profile"], os.getcwd(), progress)
     sent = float(spec.get("sent_at", ready))
     result.process_seconds = {
-        "context": round(context_s, 4), "prewarm": round(ready - forked - context_s, 4),
+        "context": round(context_s, 4), "prewarm": round(ready - told, 4),
         "wait": round(max(0.0, ready - sent), 4),  # the job arrived before the warm-up was done
         "handover": round(begun - max(ready, sent), 4),  # the job's delivery, once ready
         "reported_at": time.monotonic(),  # the host turns it into "report": delivering the answer
