@@ -32,6 +32,9 @@ def build_services(config: Config):
     return services
 
 
+UNSERVED = frozenset({"/mcp"})  # OpenEnv routes this app takes out (create_kernel_app)
+
+
 def create_kernel_app(config: Config | None = None):
     """A ready app for `config` (default: from the environment); starts the worker pool."""
     from openenv.core.env_server.http_server import create_app
@@ -49,9 +52,17 @@ def create_kernel_app(config: Config | None = None):
                                              session_timeout=config.session_timeout_s),
     )
 
+    # OpenEnv's MCP routes: kernel_env has no MCP tools, and `openenv/session/create` over HTTP
+    # took session slots no WebSocket held (four requests locked every client out for the idle
+    # timeout) while `openenv/session/close` freed a live WebSocket's slot (no cap at all).
+    app.router.routes[:] = [r for r in app.router.routes if getattr(r, "path", None) not in UNSERVED]
+
     from fastapi.responses import JSONResponse
 
     from server.kernel_environment import EpisodeError
+    from server.request_limits import BodyLimit
+
+    app.add_middleware(BodyLimit)
 
     @app.exception_handler(EpisodeError)
     async def episode_error(_request, exc: EpisodeError):
@@ -61,8 +72,8 @@ def create_kernel_app(config: Config | None = None):
 
     @app.get("/tasks", tags=["kernel_env"])
     def list_tasks() -> dict:
-        """Task ids by split, and where they come from."""
-        return {"source": config.tasks_source, "root": str(config.tasks_dir),
+        """Task ids by split, and where they come from (bundled or kernelbench)."""
+        return {"source": config.tasks_source,
                 **{split: services.tasks.ids(split) for split in ("train", "eval")}}
 
     app.router.on_shutdown.append(services.evaluator.close)

@@ -65,14 +65,19 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
             raise EpisodeError(f"unknown reset argument(s) {sorted(kwargs)}; valid: seed, "
                                "episode_id, task_id, split, language")
         if split not in SPLITS:
-            raise EpisodeError(f"unknown split {split!r}; valid: {', '.join(SPLITS)}")
+            raise EpisodeError(f"unknown split {_shown(split)}; valid: {', '.join(SPLITS)}")
         if language not in LANGUAGES:
-            raise EpisodeError(f"unknown language {language!r}; valid: {', '.join(LANGUAGES)}")
-        if seed is not None and (not isinstance(seed, int) or seed < 0):
-            raise EpisodeError(f"seed must be a non-negative integer, got {seed!r}")
+            raise EpisodeError(f"unknown language {_shown(language)}; valid: {', '.join(LANGUAGES)}")
+        if seed is not None and (type(seed) is not int or seed < 0):
+            raise EpisodeError(f"seed must be a non-negative integer, got {_shown(seed)}")
+        if task_id is not None and type(task_id) is not str:
+            raise EpisodeError(f"task_id must be a string like 'level1/19_ReLU', got {_shown(task_id)}")
+        if episode_id is not None and not _valid_episode_id(episode_id):
+            raise EpisodeError(f"episode_id must be 1-{MAX_EPISODE_ID} characters of letters, digits "
+                               f"and . _ : - (it is logged with every step), got {_shown(episode_id)}")
         tasks = self.services.tasks
         try:
-            task = tasks.get(task_id) if task_id else tasks.pick(split, seed, self._rng)
+            task = tasks.get(task_id) if task_id is not None else tasks.pick(split, seed, self._rng)
         except UnknownTask as exc:
             raise EpisodeError(str(exc)) from None
         cfg = self.services.config
@@ -140,6 +145,21 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
             ref_roofline_frac=roof.get("ref_roofline_frac"), roofline_gpu=roof.get("roofline_gpu"),
             stage_seconds=r.stage_seconds, metadata={"notes": r.notes} if r.notes else {},
         )
+
+
+MAX_EPISODE_ID = 128
+_EPISODE_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:-")
+
+
+def _valid_episode_id(value) -> bool:
+    return (type(value) is str and 0 < len(value) <= MAX_EPISODE_ID
+            and all(c in _EPISODE_ID_CHARS for c in value))
+
+
+def _shown(value) -> str:
+    """A client's bad value in an error message, never more than a line of it."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:60] + f"... ({len(text)} characters)"
 
 
 def _split_of(tasks: TaskStore, task_id: str) -> str:

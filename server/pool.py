@@ -12,8 +12,10 @@ from __future__ import annotations
 import collections
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -48,14 +50,18 @@ class WorkerHost:
         self.proc: subprocess.Popen | None = None
         self.ready = threading.Event()
         self.lock = threading.Lock()
+        self.scratch: str | None = None  # the host's TMPDIR: its evaluations' folders live here
 
     def start(self) -> None:
         worker_device = "cuda:0" if self.device.startswith("cuda:") else "cpu"
+        self._remove_scratch()  # a host that died left its evaluations' folders behind
+        self.scratch = tempfile.mkdtemp(prefix="kernel_env_host_")
+        env = dict(scrubbed_env(self.device), TMPDIR=self.scratch)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server.evaluation.worker", "--device", worker_device,
              *(["--early-spare"] if self.early_spare else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, cwd=str(ROOT),
-            env=scrubbed_env(self.device), text=True, bufsize=1, start_new_session=True,
+            env=env, text=True, bufsize=1, start_new_session=True,
         )
         line = self.proc.stdout.readline()  # {"event": "ready"} once torch and triton are imported
         if not line:
@@ -81,10 +87,18 @@ class WorkerHost:
         return EvalResult.from_dict(json.loads(line)["result"])
 
     def stop(self) -> None:
+        """Kill the host (its evaluation processes die with it) and remove their folders: the
+        host is the one that removes them, and a killed host cannot."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
         self.proc = None
+        self._remove_scratch()
+
+    def _remove_scratch(self) -> None:
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
 
 
 def _readline_with_timeout(proc: subprocess.Popen, timeout_s: float) -> str | None:

@@ -51,6 +51,10 @@ def test_seed_picks_the_same_task_within_a_split(cpu_server):
     ({"task_id": "level1/999_Nope"}, "unknown task_id.*list them with GET /tasks"),
     ({"split": "validation"}, "unknown split 'validation'; valid: train, eval"),
     ({"language": "rust"}, "unknown language 'rust'; valid: triton, cuda"),
+    ({"task_id": 123}, "task_id must be a string like 'level1/19_ReLU', got 123"),
+    ({"seed": True}, "seed must be a non-negative integer"),
+    ({"episode_id": "E" * 100_000}, r"episode_id must be 1-128 characters.*\(100002 characters\)"),
+    ({"episode_id": "a b\n"}, "episode_id must be"),
 ])
 def test_bad_reset_arguments_get_clear_errors(cpu_server, kwargs, message):
     with KernelEnv(base_url=cpu_server["url"]).sync() as env:
@@ -98,6 +102,36 @@ def test_http_reset_and_step_answer_bad_calls_with_400(cpu_server):
     assert status == 400 and "unknown task_id" in body["detail"]
     status, body = post("/reset", {"split": "validation"})
     assert status == 400 and "unknown split" in body["detail"]
+    status, body = post("/reset", {"task_id": ["level1/19_ReLU"]})
+    assert status == 400 and "task_id must be a string" in body["detail"]
+
+
+def test_requests_the_server_does_not_serve_are_refused_before_they_cost_anything(cpu_server):
+    """No MCP routes (sessions made over HTTP held slots no WebSocket used), no request body
+    past the limit (it was parsed whole), and no server path in GET /tasks."""
+    import urllib.error
+    import urllib.request
+
+    from server.request_limits import MAX_BODY_BYTES
+
+    def post(path: str, data: bytes) -> int:
+        request = urllib.request.Request(cpu_server["url"] + path, data=data,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as reply:
+                return reply.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    create = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "openenv/session/create",
+                         "params": {}}).encode()
+    assert all(post("/mcp", create) in (404, 405) for _ in range(4))
+    with KernelEnv(base_url=cpu_server["url"]).sync() as env:  # a slot is still there
+        assert env.reset(seed=0).observation.stage == "ready"
+    big = json.dumps({"action": {"code": "x" * (MAX_BODY_BYTES + 10)}}).encode()
+    assert post("/step", big) == 413
+    with urllib.request.urlopen(cpu_server["url"] + "/tasks", timeout=30) as reply:
+        assert "root" not in json.loads(reply.read())
 
 
 def test_non_text_code_over_the_raw_socket(cpu_server):

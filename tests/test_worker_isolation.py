@@ -558,3 +558,21 @@ def test_a_spare_that_died_before_its_job_is_reported_not_hung():
     outcome = spare.run({"kind": "candidate", "request": {}}, "compile", LIMITS, 4.0)
     cls, _ = describe_death(outcome, LIMITS)
     assert outcome.payload is None and cls == "out_of_memory"  # SIGKILL reads as the OOM killer
+
+
+def test_a_stopped_worker_host_leaves_no_scratch_folder():
+    """Evaluation folders are the host's to remove; a host killed (shutdown, restart after a
+    hang) cannot, so they live under a folder of the host's own that the pool removes."""
+    from server.pool import WorkerHost
+
+    host = WorkerHost("cpu")
+    host.start()
+    try:
+        scratch = host.scratch
+        deadline = time.time() + 30
+        while not os.listdir(scratch) and time.time() < deadline:  # the spare's folder
+            time.sleep(0.1)
+        assert any(name.startswith("kernel_env_eval_") for name in os.listdir(scratch))
+    finally:
+        host.stop()
+    assert not os.path.exists(scratch) and host.scratch is None

@@ -165,7 +165,14 @@ FORBIDDEN_NAMES = {
     "torch.profiler": PROFILER_REASON,
     "torch.autograd.profiler": PROFILER_REASON,
     "torch.autograd.profiler_util": PROFILER_REASON,
+    "torch.autograd.profiler_legacy": PROFILER_REASON,  # its events' timestamps are a clock
     "torch.cuda.profiler": PROFILER_REASON,
+    # torch modules whose functions read the host clock: a kernel that spins longer when its
+    # data says so, timed from forward, hands that data to host code (red-team pass 24).
+    # Every other torch and Triton module importing time, datetime or timeit is refused already.
+    "torch.utils.jit": CLOCKS_REASON,  # log_extract.time_cpu: perf_counter around a call
+    "torch.utils.tensorboard": CLOCKS_REASON,  # SummaryWriter: wall-clock stamps, files
+    "numpy.datetime64": CLOCKS_REASON,  # np.datetime64("now"): a clock of whole seconds
     "marshal": _INTROSPECTION,
     "triton.ops": _LIBRARY,
     "triton.kernels": _LIBRARY,

@@ -121,6 +121,8 @@ def main(argv=None) -> None:
                                 feedback="worker host failed: " + traceback.format_exc()[-1500:])
         protocol_out.write(json.dumps({"event": "result", "result": result.to_dict()}) + "\n")
         host.prepare_spare()  # after the answer: the next step finds a warm process
+    if host.spare is not None:  # the server closed our input: leave no folder behind
+        host.spare.discard()
 
 
 if __name__ == "__main__":

@@ -72,7 +72,8 @@ class TaskStore:
         if task is None:
             close = [t for t in self.tasks if task_id.split("/")[-1].lower() in t.lower()][:5]
             hint = f" Did you mean: {', '.join(close)}?" if close else ""
-            raise UnknownTask(f"unknown task_id {task_id!r}.{hint} Task ids look like "
+            shown = repr(task_id) if len(task_id) <= 100 else repr(task_id[:60]) + "..."
+            raise UnknownTask(f"unknown task_id {shown}.{hint} Task ids look like "
                               "'level1/19_ReLU'; list them with GET /tasks or "
                               "KernelEnv.list_tasks().")
         return task
