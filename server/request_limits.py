@@ -8,11 +8,13 @@ the server from 0.76 to 1.23 GB). WebSocket frames are capped by uvicorn (`ws_ma
 from __future__ import annotations
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
+DRAINED_BYTES = 64 * 1024 * 1024  # a mistaken big body gets its answer; a flood is cut off
+TOO_LARGE = "request body too large: at most %d bytes (a submission is at most 256 KiB of source)"
 
 
 class BodyLimit:
-    """ASGI middleware: 413 for an HTTP body over the limit, by its Content-Length or, without
-    one (chunked), once the bytes received pass it."""
+    """ASGI middleware: 413 for an HTTP body over the limit, by its Content-Length before
+    anything is read or, without one (chunked), once the bytes received pass it."""
 
     def __init__(self, app, limit: int = MAX_BODY_BYTES):
         self.app, self.limit = app, limit
@@ -20,13 +22,14 @@ class BodyLimit:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        length = dict(scope.get("headers") or []).get(b"content-length")
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
-            if length.isdigit() and int(length) <= DRAINED_BYTES:
+            if (length.isdigit() and int(length) <= DRAINED_BYTES
+                    and headers.get(b"expect", b"").lower() != b"100-continue"):
                 await _drain(receive)  # read and dropped: the client then reads its 413
             return await _too_large(send, self.limit)
         received = 0
-        answered = False
 
         async def limited_receive():
             nonlocal received
@@ -34,22 +37,12 @@ class BodyLimit:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.limit:
-                    raise _TooLarge
+                    # an HTTPException: FastAPI turns other errors in a body's reading into a 400
+                    from fastapi import HTTPException
+                    raise HTTPException(413, TOO_LARGE % self.limit)
             return message
 
-        async def tracked_send(message):
-            nonlocal answered
-            answered = answered or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, limited_receive, tracked_send)
-        except _TooLarge:
-            if not answered:
-                await _too_large(send, self.limit)
-
-
-DRAINED_BYTES = 64 * 1024 * 1024  # a mistaken big body gets its answer; a flood is cut off
+        await self.app(scope, limited_receive, send)
 
 
 async def _drain(receive) -> None:
@@ -59,13 +52,8 @@ async def _drain(receive) -> None:
             return
 
 
-class _TooLarge(Exception):
-    pass
-
-
 async def _too_large(send, limit: int) -> None:
-    body = (b'{"detail":"request body too large: at most %d bytes (a submission is at most '
-            b'256 KiB of source)"}' % limit)
+    body = ('{"detail":"%s"}' % (TOO_LARGE % limit)).encode()
     await send({"type": "http.response.start", "status": 413,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode())]})

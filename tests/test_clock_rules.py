@@ -65,6 +65,8 @@ def test_no_module_that_imports_a_clock_passes_the_static_check():
     "from torch.utils.jit.log_extract import time_cpu",
     "from torch.autograd import profiler_legacy",
     "import numpy as np\nNOW = np.datetime64('now')",
+    "import numpy as np\nNOW = np.array('now', dtype='M8[s]')",
+    "import numpy as np\nNOW = np.dtype('<m8')",
 ])
 def test_the_clocks_pass_24_used_are_refused(line):
     with pytest.raises(StageFailure) as err:

@@ -84,11 +84,14 @@ def test_honest_kernel_bodies_pass(module, body):
     ("import numpy as np\nPI = float(np.pi)", "x = x * PI", "", "PI"),
     ("W = torch.ones(2)\nEPS = torch.finfo(W.dtype).eps", "x = x + EPS", "", "EPS"),
     ("EPS = torch.finfo(torch.float32).dtype", "x = x + EPS", "", "EPS"),
+    # a class of the file's own named `torch` is not torch: its `finfo` runs the file's code
+    ("class torch:\n    float32 = 1\n    class finfo:\n        def __init__(self, d):\n"
+     "            self.eps = 1\nEPS = torch.finfo(torch.float32).eps", "x = x + EPS", "", "EPS"),
 ], ids=["dict-entry", "alias", "container", "list", "global-statement", "rebound-builtin",
         "numpy", "handle", "getattr", "other-builtin", "default-argument",
         "constant-from-rebound-module", "f-string", "percent-format", "str-format",
         "method-of-a-python-value", "rebound-float", "cast-of-numpy", "finfo-of-a-tensor",
-        "finfo-other-field"])
+        "finfo-other-field", "finfo-of-a-fake-torch"])
 def test_kernel_bodies_reaching_python_objects_are_refused(module, body, params, names):
     with pytest.raises(StageFailure) as err:
         check(body, module, params)
@@ -174,3 +177,21 @@ def test_the_interpreters_machinery_is_out_of_reach(name):
     with pytest.raises(StageFailure) as failure:
         static_check(source, "triton")
     assert "interpreter's own machinery" in failure.value.feedback
+
+
+@pytest.mark.parametrize("module, says", [
+    ("def swap(f):\n    return f\n\n@triton.jit\n@swap\ndef act(v):\n    return v", "innermost"),
+    ("@functools.lru_cache\n@triton.jit\ndef act(v):\n    return v", "innermost"),
+    ("@triton.jit\nasync def act(v):\n    return v", "plain `def`"),
+])
+def test_triton_jit_wraps_the_body_that_was_checked(module, says):
+    """A decorator under @triton.jit would hand Triton a function other than the one the
+    kernel rules read (review of session 11: it scored, launched or passed as a constexpr)."""
+    with pytest.raises(StageFailure) as err:
+        check(module="import functools\n" + module)
+    assert says in err.value.feedback
+
+
+def test_autotune_and_heuristics_may_sit_above_triton_jit():
+    check(module="@triton.autotune(configs=[triton.Config({})], key=[])\n"
+                 "@triton.heuristics({'EVEN': lambda a: True})\n@triton.jit\ndef act(v):\n    return v")

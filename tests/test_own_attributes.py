@@ -104,7 +104,22 @@ def test_own_attributes_may_carry_names_other_objects_attributes_refuse():
         ("self.out = None", "b = self.out.buffer", ".buffer"),
         ("", "b = OBJ.buffer", ".buffer"),
         ("", "b = self.raw", ".raw"),  # never set by the file: not its own
+        ("self.dump = None", "self.dump(x)", ".dump"),  # a refused name not on the short list
     ]:
         with pytest.raises(StageFailure) as err:
             check(init=init, forward=forward)
         assert says in err.value.feedback
+
+
+
+@pytest.mark.parametrize("module, says", [
+    # set only in dead code: until then an inherited attribute answers (review of session 11)
+    ("class BN(nn.BatchNorm2d):\n    @classmethod\n    def classes(cls):\n        if False:\n"
+     "            cls.mro = None\n        return cls.mro()\n", ".mro"),
+    ("import numpy as np\nclass A(np.ndarray):\n    def keep(self):\n        if False:\n"
+     "            self.buffer = None\n        return self.buffer\n", ".buffer"),
+])
+def test_refused_names_on_classes_built_on_library_classes_stay_refused(module, says):
+    with pytest.raises(StageFailure) as err:
+        check(module=module)
+    assert says in err.value.feedback

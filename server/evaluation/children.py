@@ -120,8 +120,16 @@ class Child:
         # Messages without this token are ignored: code that finds the pipe still has to find
         # a secret that lives only in the evaluator's closures to forge a report.
         self.token = secrets.token_hex(16)
-        read_fd, write_fd = os.pipe()
-        self.pid = os.fork()
+        read_fd = write_fd = -1
+        try:
+            read_fd, write_fd = os.pipe()
+            self.pid = os.fork()
+        except OSError:  # no descriptors or processes left: leave nothing behind
+            for fd in (read_fd, write_fd):
+                if fd >= 0:
+                    os.close(fd)
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            raise
         if self.pid == 0:
             os.close(read_fd)
             try:
@@ -159,8 +167,13 @@ class Spare(Child):
     def __init__(self, device: str):
         job_r, job_w = os.pipe()
         forked = time.monotonic()
-        super().__init__(lambda progress: _await_job(job_r, device, forked, progress), keep=(job_r,))
-        os.close(job_r)
+        try:
+            super().__init__(lambda progress: _await_job(job_r, device, forked, progress), keep=(job_r,))
+        except OSError:
+            os.close(job_w)
+            raise
+        finally:
+            os.close(job_r)
         self.job_w = job_w
         self.warming = False
 
@@ -176,17 +189,13 @@ class Spare(Child):
         self._write(json.dumps(dict(spec, sent_at=time.monotonic())).encode())
         self._close_pipe()
 
-    def run(self, spec: dict, first_stage: str, timeouts: dict, memory_limit_gb: float) -> ChildOutcome:
-        self.send(spec)
-        return self.watch(first_stage, timeouts, memory_limit_gb)
-
     def _write(self, data: bytes) -> None:
         try:
             view = memoryview(data)
             while view:
                 view = view[os.write(self.job_w, view):]
         except OSError:
-            pass  # it died while warming up: watch() reports how
+            pass  # it died (while warming up, say): watch() reports how
 
     def _close_pipe(self) -> None:
         try:
@@ -218,12 +227,12 @@ def _await_job(job_r: int, device: str, forked: float, progress):
         torch.cuda.synchronize(dev)  # creates the context; launches nothing
     context_s = time.monotonic() - forked  # CLOCK_MONOTONIC: one clock for all processes
     with os.fdopen(job_r, "rb") as pipe:
-        first = pipe.readline()  # WARM_LINE, once the GPU is free
+        if pipe.readline() != WARM_LINE:  # once the GPU is free (Spare.send warms first)
+            raise RuntimeError("the worker host broke the spare's protocol")
         told = time.monotonic()
         prewarm(dev)
         ready = time.monotonic()
-        rest = pipe.read()
-    spec = json.loads(rest if first == WARM_LINE else first + rest)
+        spec = json.loads(pipe.read())
 
     req = EvalRequest.from_dict(spec["request"])
     if spec["kind"] == "profile":

@@ -443,6 +443,7 @@ class DispatchGuard:
         self._files = {candidate_file, os.path.abspath(candidate_file)} if candidate_file else set()
         self.violation: ForbiddenOperation | None = None
         self.kernel_error: BaseException | None = None  # a kernel's failure, even if caught
+        self.jit_names: frozenset = frozenset()  # the static check's @triton.jit functions
         self._entered: list[list] = []
         files = frozenset(self._files)
 
@@ -703,12 +704,9 @@ def _launch_arg_problem(arg, depth: int = 0, in_triton: bool = False) -> str | N
 
 def _described(kind: type) -> str:
     """The refused argument's kind in the words of the user's code."""
-    try:
-        if issubclass(kind, enum.Enum):
-            return f"a member of the enum `{kind.__name__}`"
-        plain = next((p for p in _PLAIN_ARGS if issubclass(kind, p)), None)
-    except TypeError:
-        plain = None
+    if issubclass(kind, enum.Enum):
+        return f"a member of the enum `{kind.__name__}`"
+    plain = next((p for p in _PLAIN_ARGS if issubclass(kind, p)), None)
     if plain is not None:
         return f"a `{kind.__name__}`, a subclass of {plain.__name__}"
     from triton.runtime.interpreter import InterpretedFunction
@@ -759,12 +757,14 @@ def _check_launch_args(args, kwargs) -> None:
 
 def _own_jit_function(arg, guard) -> bool:
     """One of the file's own @triton.jit functions passed as a constexpr (`ACT=relu`, called in
-    the body): its body was checked like any kernel's (`triton.jit` may only decorate)."""
+    the body): a function of the file, under a name the static check read as a kernel
+    (`triton.jit` may only decorate, innermost: what it wraps is the body that was checked)."""
     from triton.runtime.interpreter import InterpretedFunction
     if type(arg) is not InterpretedFunction:
         return False
     fn = object.__getattribute__(arg, "fn")
-    return type(fn) is types.FunctionType and fn.__code__.co_filename in guard._files
+    return (type(fn) is types.FunctionType and fn.__code__.co_filename in guard._files
+            and fn.__code__.co_name in guard.jit_names)
 
 
 def _first_config_when_interpreted(original):

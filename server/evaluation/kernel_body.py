@@ -44,16 +44,20 @@ def kernel_globals(tree: ast.Module, aliases: dict[str, str], jitted: list[ast.F
     after the kernel is the plain function at run time)."""
     jitted_ids = {id(fn) for fn in jitted}
     bindings: dict[str, list] = {}  # name -> [True | False | the assigned value]
+    torch_imports: dict[str, list] = {}  # name -> [whether each binding is `import torch`]
 
-    def bind(name: str, allowed):
+    def bind(name: str, allowed, is_torch: bool = False):
         bindings.setdefault(name, []).append(allowed)
+        torch_imports.setdefault(name, []).append(is_torch)
 
     for node in _module_scope(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for a in node.names:
                 name = a.asname or a.name.split(".")[0]
                 module = aliases.get(name, "")
-                bind(name, module in KERNEL_MODULES or module.startswith("triton.language."))
+                is_torch = isinstance(node, ast.Import) and (a.name == "torch" or (
+                    not a.asname and a.name.split(".")[0] == "torch"))
+                bind(name, module in KERNEL_MODULES or module.startswith("triton.language."), is_torch)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bind(node.name, id(node) in jitted_ids)
         elif isinstance(node, ast.Global):
@@ -72,9 +76,11 @@ def kernel_globals(tree: ast.Module, aliases: dict[str, str], jitted: list[ast.F
             bind(node.name, False)
     allowed: set[str] = set()
     builtins = KERNEL_BUILTINS - bindings.keys()  # `float("inf")`: the builtin, not rebound
+    torch_names = frozenset(name for name, kinds in torch_imports.items() if all(kinds))
     while True:  # constants may be built from other constants: grow to a fixed point
         grown = {name for name, values in bindings.items()
-                 if all(v is True or (isinstance(v, ast.AST) and _constant(v, aliases, allowed | builtins))
+                 if all(v is True or (isinstance(v, ast.AST)
+                                      and _constant(v, aliases, allowed | builtins, torch_names))
                         for v in values)}
         if grown == allowed:
             return allowed | builtins
@@ -115,25 +121,29 @@ TORCH_DTYPES = frozenset(f"torch.{name}" for name in (
     "int32", "int64", "uint8", "short", "int", "long", "float8_e4m3fn", "float8_e5m2"))
 
 
-def _constant(node: ast.AST, aliases: dict[str, str], constants: set[str]) -> bool:
+def _constant(node: ast.AST, aliases: dict[str, str], constants: set[str],
+              torch_names: frozenset = frozenset()) -> bool:
     """A value built from literals, other constants and Triton's own (`tl.float32`,
     `tl.constexpr(64)`, `triton.next_power_of_2(1000)`, `math.log(2)`), `float`/`int` of them
-    (`float("-inf")`) and a dtype's limits (`torch.finfo(torch.float32).eps`)."""
+    (`float("-inf")`) and a dtype's limits (`torch.finfo(torch.float32).eps`, where `torch` is
+    bound only by `import torch`: a class of the file's own named `torch` is not torch)."""
     if isinstance(node, ast.Constant):
         return True
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in NUMBER_CASTS:
         return node.func.id in constants and not node.keywords and all(
-            _constant(a, aliases, constants) for a in node.args)
-    if isinstance(node, ast.Attribute) and node.attr in DTYPE_INFO_FIELDS and _dtype_info(node.value, aliases):
+            _constant(a, aliases, constants, torch_names) for a in node.args)
+    if (isinstance(node, ast.Attribute) and node.attr in DTYPE_INFO_FIELDS
+            and _dtype_info(node.value, aliases, torch_names)):
         return True
     if isinstance(node, ast.Name):
         return node.id in constants
     if isinstance(node, ast.Tuple):  # not lists: module code could append to one later
-        return all(_constant(e, aliases, constants) for e in node.elts)
+        return all(_constant(e, aliases, constants, torch_names) for e in node.elts)
     if isinstance(node, ast.UnaryOp):
-        return _constant(node.operand, aliases, constants)
+        return _constant(node.operand, aliases, constants, torch_names)
     if isinstance(node, ast.BinOp):
-        return _constant(node.left, aliases, constants) and _constant(node.right, aliases, constants)
+        return (_constant(node.left, aliases, constants, torch_names)
+                and _constant(node.right, aliases, constants, torch_names))
     if isinstance(node, ast.Attribute) and node.attr in KERNEL_PRINTS:
         return False  # a printer, not a constant
     if isinstance(node, (ast.Attribute, ast.Call)):
@@ -142,13 +152,15 @@ def _constant(node: ast.AST, aliases: dict[str, str], constants: set[str]) -> bo
                 "triton", "math"):
             return False  # read from an allowed import, not a rebound or shadowed name
         return not isinstance(node, ast.Call) or (
-            not node.keywords and all(_constant(a, aliases, constants) for a in node.args))
+            not node.keywords and all(_constant(a, aliases, constants, torch_names) for a in node.args))
     return False
 
 
-def _dtype_info(node: ast.AST, aliases: dict[str, str]) -> bool:
-    """`torch.finfo(torch.float32)` or `torch.iinfo(torch.int32)`, spelt out."""
+def _dtype_info(node: ast.AST, aliases: dict[str, str], torch_names: frozenset) -> bool:
+    """`torch.finfo(torch.float32)` or `torch.iinfo(torch.int32)`, spelt out, on names bound
+    only by `import torch`."""
     return (isinstance(node, ast.Call) and not node.keywords and len(node.args) == 1
+            and root(node.func) in torch_names and root(node.args[0]) in torch_names
             and dotted(node.func, aliases) in DTYPE_INFO and dotted(node.args[0], aliases) in TORCH_DTYPES)
 
 

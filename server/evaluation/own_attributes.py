@@ -198,3 +198,27 @@ def _bound_names(tree: ast.Module) -> set[str]:
               and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
             names.add(node.args[0].value)
     return names
+
+
+_PLAIN_BASES = ("torch.nn.Module", "object")
+
+
+def plain_class_accesses(tree: ast.Module, aliases: dict[str, str], own: set[int]) -> set[int]:
+    """The own accesses (`own`) made in classes built only on nn.Module or object (or on the
+    file's own such classes), with no metaclass: no inherited attribute answers to a name the
+    file stores itself, so `self.buffer` there is only what the file put there."""
+    counts = binding_counts(tree)
+    defs = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+
+    def plain(cls: ast.ClassDef, seen: tuple = ()) -> bool:
+        if cls.keywords or counts.get(cls.name, 0) != 1:
+            return False
+        for base in cls.bases:
+            if isinstance(base, ast.Name) and base.id in defs and base.id not in seen:
+                if not plain(defs[base.id], (*seen, cls.name)):
+                    return False
+            elif dotted(base, aliases) not in _PLAIN_BASES:
+                return False
+        return True
+
+    return {id(n) for cls in defs.values() if plain(cls) for n in ast.walk(cls) if id(n) in own}

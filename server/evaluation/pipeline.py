@@ -238,6 +238,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         reference_side = _ReferenceSide(ref_model, ref_state)
         _check_integrity(snap, COMPILE)
     guard = DispatchGuard(device, candidate_file)
+    guard.jit_names = frozenset(report.kernels)
     if profile.get("replayable") is None:  # a profile cached before it recorded this
         profile = dict(profile, replayable=replayable(reference.get_inputs, device, req.input_seed))
     with clock.stage(CORRECTNESS), torch.no_grad():

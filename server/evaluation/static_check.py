@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .cuda_sources import CLOCKS_REASON, PROFILER_REASON, STREAMS_REASON, check_cuda_sources, load_inline_sources
 from .kernel_body import check_kernel, kernel_globals
-from .own_attributes import misused_class, own_accesses
+from .own_attributes import misused_class, own_accesses, plain_class_accesses
 from .source_names import (binding_counts, bound_names, dotted, import_aliases, literal_getattr, root,
                            type_test, where)
 from .stages import STATIC_CHECK, StageFailure
@@ -173,6 +173,7 @@ FORBIDDEN_NAMES = {
     "torch.utils.jit": CLOCKS_REASON,  # log_extract.time_cpu: perf_counter around a call
     "torch.utils.tensorboard": CLOCKS_REASON,  # SummaryWriter: wall-clock stamps, files
     "numpy.datetime64": CLOCKS_REASON,  # np.datetime64("now"): a clock of whole seconds
+    "numpy.timedelta64": CLOCKS_REASON,
     "marshal": _INTROSPECTION,
     "triton.ops": _LIBRARY,
     "triton.kernels": _LIBRARY,
@@ -302,6 +303,12 @@ FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("DummyArray", "ctypeslib"), _SHARED_M
 _SYMBOLIC = ("symbolic sizes call their Python methods from inside torch's kernels, where no "
              "guard runs; use plain ints")
 FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("SymInt", "SymFloat", "SymBool", "SymNode"), _SYMBOLIC))
+
+
+DATETIME_DTYPES = ("m8", "datetime64", "timedelta64")  # numpy dtype strings ("M8[s]" too)
+# Refused attribute names that are natural names of a model's own state (`self.buffer`, a scratch
+# tensor): allowed on `self` in classes built only on nn.Module when the file stores them.
+OWN_NAMES_ALLOWED = frozenset({"buffer", "raw", "handle"})
 
 
 def forbidden_attribute(name: str) -> str | None:
@@ -622,6 +629,7 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
     argless_calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and not n.args
                      and not n.keywords}
     own = own_accesses(tree, aliases)
+    plain_own = plain_class_accesses(tree, aliases, own)
     misused = misused_class(tree, {id(n) for a in _annotations(tree) for n in ast.walk(a)}, aliases)
     if misused is not None:
         _fail(f"{where(misused)}: `{getattr(misused, 'id', None) or misused.attr}` (a class of "
@@ -676,6 +684,10 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and any(
                 clock in node.value.lower() for clock in GPU_CLOCK_TEXT):
             _fail(f"{where(node)}: reading the GPU's clock registers is not allowed: {CLOCKS_REASON}")
+        if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and node.value.strip().lstrip("<>=|").lower().startswith(DATETIME_DTYPES)):
+            _fail(f"{where(node)}: numpy's date and time dtypes are not allowed "
+                  f"(`np.array('now', dtype='M8[s]')` reads the clock): {CLOCKS_REASON}")
         if isinstance(node, ast.Call) and (dotted(node.func, aliases) or "").endswith("inline_asm_elementwise"):
             asm = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "asm"), None)
             if not (isinstance(asm, ast.Constant) and isinstance(asm.value, str)):
@@ -701,8 +713,9 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
                 _fail(f"{where(node)}: `{node.id}` is not allowed: {forbidden_attribute(node.id)}")
             if (isinstance(node, ast.Attribute) and forbidden_attribute(node.attr)
                     and not (node.attr == "__class__" and id(node) in named)
-                    # `self.buffer` that the file's own methods set: only what it stored there
-                    and not (id(node) in own and not node.attr.startswith("__"))):
+                    # `self.buffer` that the file's own methods set, in a class built only on
+                    # nn.Module: nothing inherited answers to that name, only what it stored
+                    and not (node.attr in OWN_NAMES_ALLOWED and id(node) in plain_own)):
                 _fail(f"{where(node)}: `.{node.attr}` is not allowed: {forbidden_attribute(node.attr)}")
             # Whole chains only (`a.b.c`, not also `a.b`): a forbidden prefix still matches, and a
             # few exact names below a forbidden prefix can be allowed.
@@ -1094,6 +1107,19 @@ def _check_jit_as_decorator(tree: ast.Module, aliases: dict[str, str]) -> None:
                 and dotted(node, aliases) in JIT_DECORATORS):
             _fail(f"{where(node)}: `triton.jit` may only decorate a kernel (`@triton.jit`), so "
                   "that its body is checked as one")
+    for fn in ast.walk(tree):  # and it wraps that very body: under it no other decorator
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        names = _decorator_names(fn, aliases)
+        if not any(n in JIT_DECORATORS for n in names):
+            continue
+        if not isinstance(fn, ast.FunctionDef):
+            _fail(f"{where(fn)}: `@triton.jit` may only decorate a plain `def`")
+        first_jit = next(i for i, n in enumerate(names) if n in JIT_DECORATORS)
+        if first_jit != len(names) - 1 or any(n not in WRAPPING_DECORATORS for n in names[:first_jit]):
+            _fail(f"{where(fn)}: `@triton.jit` must be the innermost decorator of `{fn.name}`, with "
+                  "only @triton.autotune and @triton.heuristics above it: a decorator under it "
+                  "would hand Triton a body other than the one checked")
 
 
 def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:

@@ -120,7 +120,10 @@ def main(argv=None) -> None:
             result = EvalResult(stage=STATIC_CHECK, error_class="internal_error",
                                 feedback="worker host failed: " + traceback.format_exc()[-1500:])
         protocol_out.write(json.dumps({"event": "result", "result": result.to_dict()}) + "\n")
-        host.prepare_spare()  # after the answer: the next step finds a warm process
+        try:
+            host.prepare_spare()  # after the answer: the next step finds a warm process
+        except OSError:
+            pass  # no fork now (process or descriptor limits): the next step tries again
     if host.spare is not None:  # the server closed our input: leave no folder behind
         host.spare.discard()
 
