@@ -139,6 +139,13 @@ def test_imports_are_read_from_the_dynamic_symbol_table(tmp_path):
     ("_ZN3c1014TaskThreadPoolC1Em", True), ("_ZN2at6detail9empty_cpuEv", True),
     ("_ZN3c1020ThreadLocalDebugInfo3getENS_13DebugInfoKindE", True),
     ("_ZN2at4cuda12GreenContext6createEji", True), ("_ZNSt6thread15_M_start_threadEv", True),
+    # red-team pass 25: kernels past the dispatcher, files, Python that runs code
+    ("_ZN2at4cuda2mmERKNS_6TensorES3_", True), ("_ZN2at4cuda8_softmaxERKNS_6TensorElb", True),
+    ("_ZN2at26compositeexplicitautograd5addmmERKNS_6TensorE", True),
+    ("_ZN2at4cuda20getCurrentCUDAStreamEa", False), ("_ZN2at4cuda5emptyEN3c108ArrayRefIlEE", False),
+    ("_ZN2at12MapAllocator11makeDataPtrEPKciPm", True), ("_ZN5torch3jit4loadERKNSt7__cxx1112basic_stringE", True),
+    ("PyRun_SimpleString", True), ("Py_CompileString", True), ("PyEval_EvalCode", True),
+    ("PyImport_ImportModule", True), ("PyObject_GetAttrString", False), ("PyDict_New", False),
 ])
 def test_which_imports_are_refused(symbol, refused):
     assert (so_imports.forbidden_import([symbol], ALLOWED_OP_NAMES) is not None) == refused

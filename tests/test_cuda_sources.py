@@ -48,3 +48,37 @@ def test_spellings_that_hid_code_are_refused(source, says):
 def test_a_unicode_digit_is_not_a_number():
     """`²` passes str.isdigit; the number reader takes ASCII digits only (it crashed on it)."""
     assert code_and_literals("int x = 2 ² 3;") == "int x = 2 ² 3;"
+
+
+@pytest.mark.parametrize("source", [
+    'void f(char* s) { s[0] = \'\\0\'; printf("done\\t%d\\n", 1); }',
+    '#define CUDA_CHECK(x) do { cudaError_t e = (x); if (e) printf("%s", cudaGetErrorString(e)); } while (0)',
+    "#define BLOCK 256\n#define WARP_SIZE 32",
+    '#define LANE_ID(r) asm volatile("mov.u32 %0, %%laneid;" : "=r"(r))',
+    '__device__ void fence() { __asm__ __volatile__("membar.gl;"); }',
+])
+def test_honest_macros_escapes_and_asm_pass(source):
+    check_cuda_sources(source)
+
+
+@pytest.mark.parametrize("source, says", [
+    ('typedef long F(long, ...); F sc __asm__("sys\\143all");', "escape"),
+    ('void g() { __asm__ volatile("sys\\x63all"); }', "escape"),
+    ('typedef long F(long, ...); F sc __asm__("system");', "assembler names"),
+    ('void g() { __asm__ __volatile (".byte 0x0f, 0x05"); }', "assembler directives"),
+    ('void g() { __asm__ __inline__ (".long 0x90050f90"); }', "assembler directives"),
+    ('#define P py\nvoid f() { P::module_::import("os"); }', "macros may not rename"),
+    ("#define A attr\nvoid f(O o) { o.A(1); }", "macros may not rename"),
+    ("#define X __asm__\nint f() X(\"system\");", "macros may not rename"),
+    ("#define CAT(a, b) a##b\nvoid f() { CAT(sys, tem)(0); }", "token pasting"),
+    ("__attribute ((constructor)) void init() {}", "attributes"),
+    ("[[using gnu: constructor]] void init() {}", "attributes"),
+    ('void g() { asm("int $0x80"); }', "processes"),
+    ("void f() { auto p = at::MapAllocator::makeDataPtr(0, 0, 0, 0); }", "files"),
+], ids=["octal-label", "hex-template", "label-after-typedef", "volatile-spelling",
+        "inline-spelling", "macro-py", "macro-attr", "macro-asm", "token-pasting",
+        "attribute-spelling", "using-gnu", "int-0x80", "map-allocator"])
+def test_red_team_pass_25_spellings_are_refused(source, says):
+    with pytest.raises(StageFailure) as err:
+        check_cuda_sources(source)
+    assert says in err.value.feedback

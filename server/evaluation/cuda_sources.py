@@ -62,7 +62,11 @@ CUDA_FORBIDDEN_TEXT = MappingProxyType({
     "std::async": "threads escape the dispatch guard",
     "chrono": CLOCKS_REASON, "clock": CLOCKS_REASON, "gettimeofday": CLOCKS_REASON, "elapsed": CLOCKS_REASON,
     "rdtsc": CLOCKS_REASON, "cupti": CLOCKS_REASON, "globaltimer": CLOCKS_REASON, "timespec": CLOCKS_REASON,
-    "getrusage": CLOCKS_REASON, "syscall": _PROCESSES,
+    "getrusage": CLOCKS_REASON, "syscall": _PROCESSES, "sysenter": _PROCESSES,
+    # libtorch's files by other names: a mapped file (created if missing), serialization
+    "mapallocator": _FILES, "newprocesswideshmhandle": _FILES, "pytorchstream": _FILES,
+    "pickle_save": _FILES, "pickle_load": _FILES, "outputarchive": _FILES, "inputarchive": _FILES,
+    "jit::load": _FILES, "caffe2::serialize": _FILES,
     "profiler": PROFILER_REASON, "kineto": PROFILER_REASON, "recordfunction": PROFILER_REASON,
     "record_function": PROFILER_REASON, "callbacks": PROFILER_REASON,
     "/proc": _FILES, "environ": _FILES, "setenv": _FILES, "putenv": _FILES, "getenv": _FILES,
@@ -110,14 +114,26 @@ CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
     re.compile(r"\b_*p(read|write)v?2?(64)?(_chk)?\b"): _FILES,  # pread64, __pwrite_chk
     # assembler directives in inline assembly assemble any instruction (`.byte 0x0f, 0x05` and
     # `.long 0x90050f90` are syscall) or generate sections; PTX uses none of them
-    re.compile(r'\b(asm|__asm__|__asm)\b(\s*(volatile|__volatile__|goto|inline))*\s*\(\s*"[^"]*'
+    re.compile(r'\b(asm|__asm__|__asm)\b(\s*(volatile|__volatile__|__volatile|goto|inline|__inline__|__inline))*\s*\(\s*"[^"]*'
                r'\.(byte|short|hword|word|int|long|quad|octa|value|[248]byte|dcb?(\.\w)?|ds|float|single'
                r'|double|ascii|asciz|string\d*|[su]leb128|incbin|insn|inst|fill|zero|skip|space|rept'
                r'|irpc?|macro|section|pushsection|popsection|previous|subsection|text|data|bss|org|set'
                r'|equiv?|weak|globl)\b'):
         "inline assembly may not use assembler directives (raw bytes, macros, sections): write PTX",
+    # an assembler name (`F f __asm__("system");`, after a declarator of any kind): one symbol
+    # name as the whole text, where a statement holds instructions (`asm("trap;")`)
+    re.compile(r'\b(asm|__asm__|__asm)\b\s*\(\s*"[a-z_.$][\w.$]*"\s*\)'):
+        "assembler names rename functions past the text rules",
+    # macros that rename a word the rules read (`#define P py`, then `P::module_::import`)
+    re.compile(r"#\s*define\s+\w+(\([^)\n]*\))?[ \t]+([\w:]+[ \t]+)*(::)?(py|pybind11|attr|import"
+               r"|eval|exec|getattr|asm|__asm__|__asm|__attribute__|__attribute|__volatile__|__volatile"
+               r"|volatile|syscall|rdtsc)\b[\w: \t]*$", re.MULTILINE):
+        "macros may not rename the words the rules read (py, attr, import, asm, attributes)",
+    re.compile(r"\bint\s+\$\s*(0x80|128)\b"): _PROCESSES,  # the 32-bit system call gate
+    # token pasting builds identifiers the rules never see spelt out
+    re.compile(r"##"): "token pasting (`##`) builds names the rules cannot read",
     # and its text must be a literal the rules can read (`asm(MACRO)` is not)
-    re.compile(r'\b(asm|__asm__|__asm)\b(\s*(volatile|__volatile__|goto|inline))*\s*\(\s*(?!["\s])'):
+    re.compile(r'\b(asm|__asm__|__asm)\b(\s*(volatile|__volatile__|__volatile|goto|inline|__inline__|__inline))*\s*\(\s*(?!["\s])'):
         "inline assembly must be a string literal",
     # where a registration says it came from (integrity.kernels_registered_from reads it)
     re.compile(r"#\s*line\b"): "source locations are the evaluator's to read",
@@ -166,10 +182,10 @@ CUDA_FORBIDDEN_IDENTIFIERS = MappingProxyType({
 CUDA_FORBIDDEN_DECLARATIONS = MappingProxyType({
     re.compile(r"\)\s*(const\s*)?(noexcept\s*)?(__asm__|__asm|asm)\s*\("):
         "assembler names rename functions past the text rules",
-    re.compile(r"__attribute__\s*\(\(\s*(?!(aligned|unused|always_inline|noinline|packed)\b)"):
+    re.compile(r"__attribute(__)?\s*\(\(\s*(?!(aligned|unused|always_inline|noinline|packed)\b)"):
         "attributes other than aligned, unused, always_inline, noinline and packed are not "
         "allowed (constructors run at load, aliases rename)",
-    re.compile(r"\[\[\s*gnu::"): "attributes other than aligned, unused, always_inline, "
+    re.compile(r"\[\[\s*(gnu::|using\s+gnu\s*:)"): "attributes other than aligned, unused, always_inline, "
                                 "noinline and packed are not allowed",
 })
 _RAW_STRING = re.compile(r'(?:u8|u|U|L)?R"')
@@ -457,7 +473,23 @@ def check_cuda_sources(*sources: str, bound: tuple[str, ...] = ()) -> None:
                   "only functions your sources define")
 
 
+_ESCAPE = re.compile(r"\\(x|[0-7]{1,3}|.)", re.DOTALL)
+
+
+def _check_escapes(text: str) -> None:
+    """Characters by number (`"sys\\143all"`, `"\\x73ystem"`) spell, inside a literal the
+    compiler decodes (an assembler name, an asm template), what the rules read as text."""
+    for literal in _LITERALS.finditer(text):
+        for escape in _ESCAPE.finditer(literal.group(0)[1:-1]):
+            code = escape.group(1)
+            if code[0] == "x" or (code[0] in "01234567" and code != "0"):
+                _fail(f"the escape `\\{code}` in your CUDA source's literal {literal.group(0)[:40]} "
+                      "is not allowed: characters written by number can spell names the rules "
+                      "refuse; write the characters themselves (`\\0`, `\\n`, `\\t` are fine)")
+
+
 def _check_text(text: str) -> None:
+    _check_escapes(text)
     for needle, reason in CUDA_FORBIDDEN_TEXT.items():
         if needle in (_PY_ARG.sub(" ", text) if needle.startswith("py") else text):
             _fail_cuda(needle, reason)

@@ -57,13 +57,26 @@ _TORCH_PARTS = ("ThreadLocalDebugInfo", "ThreadLocalState", "DebugInfoGuard", "G
                 "PythonDispatcher", "TorchDispatchModeTLS", "PythonTLSSnapshot", "set_python_dispatcher",
                 "tls_set_dispatch_key", "PyInterpreter", "THPVariable_Unpack", "CUDACachingAllocator",
                 "getAllocator", "SetAllocator", "MemPool", "cudaMallocAsync", "CPUAllocator",
-                "invoke_parallel", "set_num_threads", "_M_start_thread")  # std::thread, std::async
+                "invoke_parallel", "set_num_threads", "_M_start_thread",  # std::thread, std::async
+                # files by other names: a mapped file (created if missing), serialization
+                "MapAllocator", "NewProcessWideShmHandle", "PyTorchStreamWriter",
+                "PyTorchStreamReader", "FileAdapter", "pickle_save", "pickle_load",
+                "OutputArchive", "InputArchive")
 _TORCH_NAMESPACES = (("_ZN2at6native", "at::native (kernels called past the dispatcher)"),
                      ("_ZN2at3cpu", "at::cpu (CPU kernels called directly)"),
                      ("_ZN2at6launch", "at::launch (another thread)"),
                      ("_ZN2at8parallel", "at::parallel (other threads)"),
-                     ("_ZN2at4meta", "at::meta"), ("_ZN2at6detail9empty", "at::detail allocation"))
+                     ("_ZN2at4meta", "at::meta"), ("_ZN2at6detail9empty", "at::detail allocation"),
+                     ("_ZN5torch3jit4load", "torch::jit::load (files, TorchScript)"),
+                     ("_ZN6caffe29serialize", "caffe2::serialize (files)"))
 _OPS = re.compile(r"_ZN2at4_ops(\d+)")
+# ATen's per-backend entry points (`at::cuda::mm`, `at::compositeexplicitautograd::...`) call an
+# operator's kernel past the dispatcher: refused for operators outside the allowed ones.
+_BACKEND_OPS = re.compile(r"_ZN2at(4cuda|\d+composite[a-z]+)(\d+)")
+# Python's C API that runs or finds code: pybind11's own imports (tests/data) use none of these.
+_PYTHON_CODE = re.compile(r"_*(PyRun_\w+|PyImport_\w+|Py_Compile\w*|PyEval_Eval\w*|PyEval_GetGlobals"
+                          r"|PyEval_GetLocals|PyEval_GetFrame\w*|PyCode_\w+|PyMarshal_\w+|PySys_\w+"
+                          r"|PyFunction_\w+|Py_Initialize\w*|Py_RunMain|Py_Main|PyOS_\w+)")
 # ATen operators an extension may call by name (through the dispatcher, where the dispatch guard
 # sees them too): allocations, views, layout copies.
 _EXTRA_OPS = ("copy_",)
@@ -167,6 +180,8 @@ def forbidden_import(names, allowed_ops) -> str | None:
         name = full.split("@")[0]
         if _LIBC.fullmatch(name) and name not in _TOOLCHAIN:
             return f"`{name}` (processes, files, the network and loading code are not a kernel's)"
+        if _PYTHON_CODE.fullmatch(name):
+            return f"`{name}` (Python's C API that runs or imports code)"
         if _CUDA.fullmatch(name):
             return (f"`{name}` (host callbacks, graphs, streams of its own, host-visible memory "
                     "and driver entry points escape the timer and the checks)")
@@ -186,7 +201,22 @@ def forbidden_import(names, allowed_ops) -> str | None:
                 if not _allowed_op(op, allowed_ops):
                     return (f"the ATen operator `{op}` (in `{name}`): an extension may call "
                             "allocation, view and copy operators only; compute in your kernels")
+            backend = _BACKEND_OPS.match(name)
+            if backend:
+                length = int(backend.group(2))
+                op = name[backend.end():backend.end() + length]
+                if _is_aten_op(op) and not _allowed_op(op, allowed_ops):
+                    return (f"the ATen operator `{op}` called past the dispatcher (in `{name}`): "
+                            "compute in your kernels")
     return None
+
+
+def _is_aten_op(name: str) -> bool:
+    """An operator of ATen's (`mm`, `_softmax`, `addmm_out`), not a helper of the namespace."""
+    import torch
+
+    base = name[:-4] if name.endswith("_out") else name
+    return any(hasattr(torch.ops.aten, n) for n in (name, base, base.rstrip("_")))
 
 
 def _allowed_op(op: str, allowed_ops) -> bool:
