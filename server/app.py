@@ -32,7 +32,7 @@ def build_services(config: Config):
     return services
 
 
-UNSERVED = frozenset({"/mcp"})  # OpenEnv routes this app takes out (create_kernel_app)
+UNSERVED = frozenset({"/mcp"})  # OpenEnv's MCP routes, replaced (create_kernel_app)
 
 
 def create_kernel_app(config: Config | None = None):
@@ -54,10 +54,27 @@ def create_kernel_app(config: Config | None = None):
 
     # OpenEnv's MCP routes: kernel_env has no MCP tools, and `openenv/session/create` over HTTP
     # took session slots no WebSocket held (four requests locked every client out for the idle
-    # timeout) while `openenv/session/close` freed a live WebSocket's slot (no cap at all).
+    # timeout) while `openenv/session/close` freed a live WebSocket's slot (no cap at all). The
+    # HTTP route is answered below, without sessions.
     app.router.routes[:] = [r for r in app.router.routes if getattr(r, "path", None) not in UNSERVED]
 
     from fastapi.responses import JSONResponse
+
+    async def mcp(request):
+        """OpenEnv's JSON-RPC endpoint (the standard's validator asks for it), answered without
+        MCP: no tools, and no sessions made here."""
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        request_id = body.get("id") if isinstance(body, dict) else None
+        if isinstance(body, dict) and body.get("method") == "tools/list":
+            return JSONResponse({"jsonrpc": "2.0", "id": request_id, "result": {"tools": []}})
+        return JSONResponse({"jsonrpc": "2.0", "id": request_id, "error": {
+            "code": -32601, "message": "kernel_env serves no MCP tools or sessions; play episodes "
+                                       "over the WebSocket (/ws) or /reset and /step"}})
+
+    app.add_route("/mcp", mcp, methods=["POST"])
 
     from server.kernel_environment import EpisodeError
     from server.request_limits import BodyLimit

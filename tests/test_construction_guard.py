@@ -143,5 +143,5 @@ def test_a_kernel_argument_claiming_to_be_a_dtype_is_refused(tmp_path):
     from server.evaluation.guard import _launch_arg_problem
     candidate, _ = load_candidate(CLAIMS_TO_BE_A_MODULE.replace("return ModelNew", "return torch.dtype"),
                                   str(tmp_path), "triton", torch.device("cpu"))
-    assert _launch_arg_problem(candidate.Shell()) == "a Shell"
+    assert _launch_arg_problem(candidate.Shell()) == "an object of type `Shell`"
     assert candidate.READS == []

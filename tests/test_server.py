@@ -114,22 +114,26 @@ def test_requests_the_server_does_not_serve_are_refused_before_they_cost_anythin
 
     from server.request_limits import MAX_BODY_BYTES
 
-    def post(path: str, data: bytes) -> int:
+    def post(path: str, data: bytes) -> tuple[int, dict]:
         request = urllib.request.Request(cpu_server["url"] + path, data=data,
                                          headers={"Content-Type": "application/json"})
         try:
             with urllib.request.urlopen(request, timeout=30) as reply:
-                return reply.status
+                return reply.status, json.loads(reply.read())
         except urllib.error.HTTPError as error:
-            return error.code
+            return error.code, {}
 
     create = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "openenv/session/create",
                          "params": {}}).encode()
-    assert all(post("/mcp", create) in (404, 405) for _ in range(4))
+    for _ in range(4):
+        status, body = post("/mcp", create)
+        assert status == 200 and body["error"]["code"] == -32601 and "result" not in body
+    listed = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).encode()
+    assert post("/mcp", listed) == (200, {"jsonrpc": "2.0", "id": 2, "result": {"tools": []}})
     with KernelEnv(base_url=cpu_server["url"]).sync() as env:  # a slot is still there
         assert env.reset(seed=0).observation.stage == "ready"
     big = json.dumps({"action": {"code": "x" * (MAX_BODY_BYTES + 10)}}).encode()
-    assert post("/step", big) == 413
+    assert post("/step", big)[0] == 413
     with urllib.request.urlopen(cpu_server["url"] + "/tasks", timeout=30) as reply:
         assert "root" not in json.loads(reply.read())
 

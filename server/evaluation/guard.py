@@ -704,6 +704,8 @@ def _launch_arg_problem(arg, depth: int = 0, in_triton: bool = False) -> str | N
 
 def _described(kind: type) -> str:
     """The refused argument's kind in the words of the user's code."""
+    if kind in (list, dict, set, frozenset, bytearray):
+        return f"a {kind.__name__}"
     if issubclass(kind, enum.Enum):
         return f"a member of the enum `{kind.__name__}`"
     plain = next((p for p in _PLAIN_ARGS if issubclass(kind, p)), None)
