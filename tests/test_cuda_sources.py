@@ -82,3 +82,26 @@ def test_red_team_pass_25_spellings_are_refused(source, says):
     with pytest.raises(StageFailure) as err:
         check_cuda_sources(source)
     assert says in err.value.feedback
+
+
+@pytest.mark.parametrize("source", [
+    '#define COMPILER_FENCE() asm("" ::: "memory")\n__device__ void t() { if (threadIdx.x > 1024) asm("trap;"); }',
+    '#define LOG(fmt, ...) printf(fmt, ##__VA_ARGS__)',
+    "__attribute__((__aligned__(16))) float a[4]; __attribute__((aligned(16), unused)) float b[4];",
+    "[[gnu::always_inline]] inline int f() { return 1; } [[nodiscard]] int g(); [[maybe_unused]] int h;",
+], ids=["asm-without-volatile", "comma-elision", "attribute-spellings", "standard-attributes"])
+def test_false_rejection_probe_4_idioms_pass(source):
+    check_cuda_sources(source)
+
+
+@pytest.mark.parametrize("source", [
+    '#define J(x, ...) x##__VA_ARGS__\nvoid f() { J(sys, tem)(0); }',
+    "__attribute__((aligned(16), constructor)) void init() {}",
+    "[[gnu::always_inline, gnu::constructor]] void init() {}",
+    'int f() __asm__(" system ");',
+    'int f() __asm__("memcpy@GLIBC_2.2.5");',
+], ids=["pasted-varargs", "second-gnu-attribute", "second-standard-attribute",
+        "label-with-spaces", "versioned-label"])
+def test_what_those_allowances_leave_refused(source):
+    with pytest.raises(StageFailure):
+        check_cuda_sources(source)

@@ -84,6 +84,10 @@ def test_honest_kernel_bodies_pass(module, body):
     ("import numpy as np\nPI = float(np.pi)", "x = x * PI", "", "PI"),
     ("W = torch.ones(2)\nEPS = torch.finfo(W.dtype).eps", "x = x + EPS", "", "EPS"),
     ("EPS = torch.finfo(torch.float32).dtype", "x = x + EPS", "", "EPS"),
+    # a constexpr's value is a field: set anywhere, the name is no constant; never called
+    ("ACT = tl.constexpr(1.0)\nACT.value = 2.0", "x = x * ACT", "", "ACT"),
+    ("ACT = tl.constexpr(1.0)\nsetattr(ACT, 'value', 2.0)", "x = x * ACT", "", "ACT"),
+    ("ACT = tl.constexpr(1.0)", "x = ACT(x)", "", "calls `ACT`, a constant"),
     # a class of the file's own named `torch` is not torch: its `finfo` runs the file's code
     ("class torch:\n    float32 = 1\n    class finfo:\n        def __init__(self, d):\n"
      "            self.eps = 1\nEPS = torch.finfo(torch.float32).eps", "x = x + EPS", "", "EPS"),
@@ -91,7 +95,8 @@ def test_honest_kernel_bodies_pass(module, body):
         "numpy", "handle", "getattr", "other-builtin", "default-argument",
         "constant-from-rebound-module", "f-string", "percent-format", "str-format",
         "method-of-a-python-value", "rebound-float", "cast-of-numpy", "finfo-of-a-tensor",
-        "finfo-other-field", "finfo-of-a-fake-torch"])
+        "finfo-other-field", "finfo-of-a-fake-torch", "constexpr-value-set", "constexpr-setattr",
+        "constant-called"])
 def test_kernel_bodies_reaching_python_objects_are_refused(module, body, params, names):
     with pytest.raises(StageFailure) as err:
         check(body, module, params)
@@ -195,3 +200,10 @@ def test_triton_jit_wraps_the_body_that_was_checked(module, says):
 def test_autotune_and_heuristics_may_sit_above_triton_jit():
     check(module="@triton.autotune(configs=[triton.Config({})], key=[])\n"
                  "@triton.heuristics({'EVEN': lambda a: True})\n@triton.jit\ndef act(v):\n    return v")
+
+
+def test_star_imports_are_refused():
+    """`fmax = 0` then `from numpy import *`: the rules saw a constant, the kernel got numpy."""
+    with pytest.raises(StageFailure) as err:
+        check(module="fmax = 0\nfrom numpy import *", body="x = fmax(x, 0.0)")
+    assert "import *" in err.value.feedback

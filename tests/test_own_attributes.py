@@ -123,3 +123,15 @@ def test_refused_names_on_classes_built_on_library_classes_stay_refused(module, 
     with pytest.raises(StageFailure) as err:
         check(module=module)
     assert says in err.value.feedback
+
+
+
+@pytest.mark.parametrize("forward", [
+    "match x:\n            case self:\n                v = self._version",
+    "try:\n            pass\n        except Exception as self:\n            v = self._traceback",
+])
+def test_self_rebound_by_a_pattern_or_a_handler_owns_nothing(forward):
+    """`case self:` binds `self` with no assignment: `self._version` was then the input's."""
+    with pytest.raises(StageFailure) as err:
+        check(forward=forward)
+    assert "private" in err.value.feedback

@@ -43,7 +43,6 @@ CUDA_FORBIDDEN_TEXT = MappingProxyType({
     "libdl": "loading libraries at run time is not allowed",
     "entrypoint": "looking up driver functions by name hides what runs",
     "getprocaddress": "looking up driver functions by name hides what runs",
-    "##": "token pasting can assemble forbidden names",
     "%:": "digraphs spell `#` and `##`: token pasting can assemble forbidden names",
     "??=": "trigraphs spell `#`: token pasting can assemble forbidden names",
     "mallocmanaged": _HOST_VISIBLE, "allocmanaged": _HOST_VISIBLE, "__managed__": _HOST_VISIBLE,
@@ -122,7 +121,7 @@ CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
         "inline assembly may not use assembler directives (raw bytes, macros, sections): write PTX",
     # an assembler name (`F f __asm__("system");`, after a declarator of any kind): one symbol
     # name as the whole text, where a statement holds instructions (`asm("trap;")`)
-    re.compile(r'\b(asm|__asm__|__asm)\b\s*\(\s*"[a-z_.$][\w.$]*"\s*\)'):
+    re.compile(r'\b(asm|__asm__|__asm)\b\s*\(\s*"\s*[a-z_.$][\w.$@]*\s*"\s*\)'):
         "assembler names rename functions past the text rules",
     # macros that rename a word the rules read (`#define P py`, then `P::module_::import`)
     re.compile(r"#\s*define\s+\w+(\([^)\n]*\))?[ \t]+([\w:]+[ \t]+)*(::)?(py|pybind11|attr|import"
@@ -131,7 +130,9 @@ CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
         "macros may not rename the words the rules read (py, attr, import, asm, attributes)",
     re.compile(r"\bint\s+\$\s*(0x80|128)\b"): _PROCESSES,  # the 32-bit system call gate
     # token pasting builds identifiers the rules never see spelt out
-    re.compile(r"##"): "token pasting (`##`) builds names the rules cannot read",
+    # (`, ##__VA_ARGS__`, GNU's comma elision in a logging macro, pastes no name)
+    re.compile(r"(?:^|[^,\s])\s*##|##(?!\s*__va_args__)", re.MULTILINE):
+        "token pasting can assemble forbidden names",
     # and its text must be a literal the rules can read (`asm(MACRO)` is not)
     re.compile(r'\b(asm|__asm__|__asm)\b(\s*(volatile|__volatile__|__volatile|goto|inline|__inline__|__inline))*\s*\(\s*(?!["\s])'):
         "inline assembly must be a string literal",
@@ -176,18 +177,15 @@ CUDA_FORBIDDEN_IDENTIFIERS = MappingProxyType({
     re.compile(r"(?<![.>:\w])(thread|jthread)\s+\w+\s*[({]|(?<![.>:\w])(thread|async)\s*[({]"):
         "threads escape the dispatch guard",
 })
-# Renaming at the linker and code run at load: `int f(const char*) __asm__("system");` calls
-# system as f; `__attribute__((constructor))` runs before anything is checked. (Inline assembly
-# statements, `asm volatile("...")`, are fine: they follow `;`, `{` or a line's start.)
-CUDA_FORBIDDEN_DECLARATIONS = MappingProxyType({
-    re.compile(r"\)\s*(const\s*)?(noexcept\s*)?(__asm__|__asm|asm)\s*\("):
-        "assembler names rename functions past the text rules",
-    re.compile(r"__attribute(__)?\s*\(\(\s*(?!(aligned|unused|always_inline|noinline|packed)\b)"):
-        "attributes other than aligned, unused, always_inline, noinline and packed are not "
-        "allowed (constructors run at load, aliases rename)",
-    re.compile(r"\[\[\s*(gnu::|using\s+gnu\s*:)"): "attributes other than aligned, unused, always_inline, "
-                                "noinline and packed are not allowed",
-})
+# Code run at load and renaming at the linker: `__attribute__((constructor))` runs before anything
+# is checked (assembler names, `F f __asm__("system");`, are refused by their text above).
+# GNU attributes a kernel may use, in any spelling (`aligned`, `__aligned__`, `gnu::aligned`);
+# others run code at load (constructor), rename (alias, weakref, ifunc) or place it (section).
+ALLOWED_GNU_ATTRIBUTES = frozenset({"aligned", "unused", "always_inline", "noinline", "packed"})
+_ATTRIBUTES_REASON = ("attributes other than aligned, unused, always_inline, noinline and packed "
+                      "are not allowed (constructors run at load, aliases rename)")
+_GNU_ATTRIBUTE_LIST = re.compile(r"__attribute(?:__)?\s*\(\(")
+_STANDARD_ATTRIBUTE_LIST = re.compile(r"\[\[")
 _RAW_STRING = re.compile(r'(?:u8|u|U|L)?R"')
 # C++'s pp-number: a digit (or `.digit`), then digits, letters, `_`, `.`, a separator `'` before
 # a digit or letter, and signs after an exponent letter.
@@ -488,6 +486,44 @@ def _check_escapes(text: str) -> None:
                       "refuse; write the characters themselves (`\\0`, `\\n`, `\\t` are fine)")
 
 
+def _attribute_lists(code: str, opener: re.Pattern, closer: str):
+    """The attributes of each `__attribute__((...))` or `[[...]]` list, split at top-level commas."""
+    for found in opener.finditer(code):
+        depth, i, start = 0, found.end(), found.end()
+        while i < len(code):
+            if code.startswith(closer, i) and depth == 0:
+                break
+            depth += code[i] in "([{"
+            depth -= code[i] in ")]}"
+            i += 1
+        items, depth, part = [], 0, []
+        for c in code[start:i]:
+            if c == "," and depth == 0:
+                items.append("".join(part).strip())
+                part = []
+                continue
+            depth += c in "([{"
+            depth -= c in ")]}"
+            part.append(c)
+        items.append("".join(part).strip())
+        yield found.group(0), items
+
+
+def _check_attributes(code: str) -> None:
+    """Every attribute of every list, not only the first (`aligned(16), constructor`)."""
+    for opener, items in _attribute_lists(code, _GNU_ATTRIBUTE_LIST, "))"):
+        for item in items:
+            name = re.match(r"\w*", item).group(0).strip("_")
+            if item and name not in ALLOWED_GNU_ATTRIBUTES:
+                _fail_cuda(f"{opener}{item}", _ATTRIBUTES_REASON)
+    for opener, items in _attribute_lists(code, _STANDARD_ATTRIBUTE_LIST, "]]"):
+        for item in items:
+            scoped = re.match(r"(using\b|\w+\s*::\s*(\w*))", item)
+            if scoped and (scoped.group(0).startswith("using") or scoped.group(2).strip("_")
+                           not in ALLOWED_GNU_ATTRIBUTES):
+                _fail_cuda(f"[[{item}", _ATTRIBUTES_REASON)
+
+
 def _check_text(text: str) -> None:
     _check_escapes(text)
     for needle, reason in CUDA_FORBIDDEN_TEXT.items():
@@ -498,7 +534,8 @@ def _check_text(text: str) -> None:
         if found:
             _fail_cuda(found.group(0), reason)
     code = _LITERALS.sub('""', text)
-    for pattern, reason in {**CUDA_FORBIDDEN_IDENTIFIERS, **CUDA_FORBIDDEN_DECLARATIONS}.items():
+    _check_attributes(code)
+    for pattern, reason in CUDA_FORBIDDEN_IDENTIFIERS.items():
         found = pattern.search(code)
         if found:
             _fail_cuda(found.group(0).strip(), reason)

@@ -639,6 +639,7 @@ def _interpreted_launch(original):
       divides by zero, overflows or makes a NaN on purpose, chosen by its data, made numpy warn,
       call the submission's `np.errstate(call=...)` or raise, two bits of its input a step."""
     def run(self, *args, **kwargs):
+        _check_constexpr_globals(self.fn)
         grid = self.grid
         bounds = interpreter_bounds.begin()
         try:
@@ -657,6 +658,24 @@ def _interpreted_launch(original):
             self.grid = grid
             interpreter_bounds.end(bounds)
     return run
+
+
+def _check_constexpr_globals(kernel) -> None:
+    """The kernel's module constants that are `tl.constexpr`s still hold plain values: the value
+    is a field host code can set (`B = ACT; B.value = f`), and a function or an object of the
+    file's there runs as Python inside the launch (`ACT(x)`, `x * ACT`)."""
+    guard = _active_guard()
+    fn = kernel if type(kernel) is types.FunctionType else getattr(kernel, "fn", None)
+    if guard is None or type(fn) is not types.FunctionType:
+        return
+    import triton.language as tl
+    for name, value in list(fn.__globals__.items()):
+        if type(value) is tl.constexpr:
+            held = type(object.__getattribute__(value, "value"))
+            if not (any(held is plain for plain in _PLAIN_ARGS) or held is tl.dtype
+                    or issubclass(held, tl.dtype) and _triton_class(held)):
+                guard._refuse(f"kernel argument: the constexpr `{name}` holds {_described(held)}",
+                              KERNEL_ARG)
 
 
 def _numpy_silent():

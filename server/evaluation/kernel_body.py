@@ -36,12 +36,15 @@ def _fail(feedback: str):
     raise StageFailure(STATIC_CHECK, "format_violation", feedback)
 
 
-def kernel_globals(tree: ast.Module, aliases: dict[str, str], jitted: list[ast.FunctionDef]) -> set[str]:
+def kernel_globals(tree: ast.Module, aliases: dict[str, str],
+                   jitted: list[ast.FunctionDef]) -> tuple[set[str], set[str]]:
     """Names a kernel may read besides its own: Triton (and math) imports, jit functions,
     constants, and the builtins in KERNEL_BUILTINS. A module-level name is allowed only if every
     module-level binding of it is one of these (so rebinding `tl` or `range` takes it away); a
     function is judged by its own decorators, not by its name (a plain `def` of a kernel's name
-    after the kernel is the plain function at run time)."""
+    after the kernel is the plain function at run time). Returns the allowed names and, among
+    them, the constants (never called in a kernel: `tl.constexpr`'s value is a field the file
+    could set to a function; a name whose attributes or items the file sets is no constant)."""
     jitted_ids = {id(fn) for fn in jitted}
     bindings: dict[str, list] = {}  # name -> [True | False | the assigned value]
     torch_imports: dict[str, list] = {}  # name -> [whether each binding is `import torch`]
@@ -75,6 +78,8 @@ def kernel_globals(tree: ast.Module, aliases: dict[str, str], jitted: list[ast.F
         elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and getattr(node, "name", None):
             bind(node.name, False)
     allowed: set[str] = set()
+    for name in _mutated_names(tree):  # `ACT.value = host_relu`: no constant
+        bind(name, False)
     builtins = KERNEL_BUILTINS - bindings.keys()  # `float("inf")`: the builtin, not rebound
     torch_names = frozenset(name for name, kinds in torch_imports.items() if all(kinds))
     while True:  # constants may be built from other constants: grow to a fixed point
@@ -83,8 +88,22 @@ def kernel_globals(tree: ast.Module, aliases: dict[str, str], jitted: list[ast.F
                                       and _constant(v, aliases, allowed | builtins, torch_names))
                         for v in values)}
         if grown == allowed:
-            return allowed | builtins
+            constants = {name for name in allowed if any(isinstance(v, ast.AST) for v in bindings[name])}
+            return allowed | builtins, constants
         allowed = grown
+
+
+def _mutated_names(tree: ast.Module) -> set[str]:
+    """Names whose attributes or items are set or deleted anywhere (`ACT.value = f`,
+    `setattr(ACT, ...)`)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(root(node))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("setattr", "delattr") and node.args):
+            names.add(root(node.args[0]))
+    return names - {None}
 
 
 def _module_scope(tree: ast.Module):
@@ -164,7 +183,8 @@ def _dtype_info(node: ast.AST, aliases: dict[str, str], torch_names: frozenset) 
             and dotted(node.func, aliases) in DTYPE_INFO and dotted(node.args[0], aliases) in TORCH_DTYPES)
 
 
-def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: set[str]) -> None:
+def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: set[str],
+                 constants: set[str] = frozenset()) -> None:
     """A kernel reads only its own locals, allowed globals and the safe builtins; its parameters'
     defaults are constants (a default is passed without the launch-argument check)."""
     for default in (*fn.args.defaults, *(d for d in fn.args.kw_defaults if d is not None)):
@@ -200,6 +220,9 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
                   "interpreter's arrays; use triton.language operations")
         if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load) or node.id in local:
             continue
+        if node.id in constants and any(isinstance(p, ast.Call) and p.func is node for p in body):
+            _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{node.id}`, a constant: a "
+                  "kernel may call only @triton.jit functions, triton.language and the builtins")
         if node.id in KERNEL_REFUSED_BUILTINS and node.id not in allowed_globals:
             _fail(f"line {node.lineno}: `{node.id}` inside the kernel `{fn.name}` reaches the "
                   "interpreter's objects (`getattr(x, 'handle')`); use triton.language operations")

@@ -25,13 +25,24 @@ _ACCESSOR_DECORATORS = ("setter", "getter", "deleter")  # @prop.setter
 _REGISTRATIONS = ("register_buffer", "register_parameter", "add_module", "register_module")
 
 
+def _rebinds_owner(node: ast.AST) -> bool:
+    """A binding of `self`/`cls` in any form: assignment, `case self:`, `except E as self`,
+    `global self`."""
+    if isinstance(node, ast.Name):
+        return node.id in OWNERS and not isinstance(node.ctx, ast.Load)
+    if isinstance(node, (ast.MatchAs, ast.MatchStar, ast.ExceptHandler)):
+        return node.name in OWNERS
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return any(name in OWNERS for name in node.names)
+    return False
+
+
 def own_accesses(tree: ast.Module, aliases: dict[str, str]) -> set[int]:
     """ids of the `self.x`/`cls.x` nodes (loads and stores) that are the submission's own: its
     private state (`self._cache`), and public names that other objects' attributes refuse
     (`self.buffer`: only what the file stored there)."""
-    if any(isinstance(n, ast.Name) and n.id in OWNERS and not isinstance(n.ctx, ast.Load)
-           for n in ast.walk(tree)):
-        return set()  # `self = torch` somewhere: nothing is judged own
+    if any(_rebinds_owner(n) for n in ast.walk(tree)):
+        return set()  # `self = torch` somewhere (or `case self:`): nothing is judged own
     bound = _bound_names(tree)
     own = _class_constants(tree)
     for method in _methods(tree, aliases):

@@ -698,6 +698,9 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
                 _reject_name(a.name, language, node)
                 _check_import_allowed(a.name, node)
         elif isinstance(node, ast.ImportFrom):
+            if any(a.name == "*" for a in node.names):
+                _fail(f"{where(node)}: `from {node.module} import *` is not allowed: it binds names "
+                      "no rule can read (a kernel's constants, builtins); import what you use")
             if node.level:
                 _fail(f"{where(node)}: relative imports are not allowed in a single-file submission")
             for a in node.names:
@@ -1127,11 +1130,11 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
     kernels, autotuned = [], False
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     jitted = [fn for fn in functions if any(d in JIT_DECORATORS for d in _decorator_names(fn, aliases))]
-    allowed_globals = kernel_globals(tree, aliases, jitted)
+    allowed_globals, constants = kernel_globals(tree, aliases, jitted)
     for fn in jitted:
         kernels.append(fn.name)
         autotuned |= any(d in WRAPPING_DECORATORS for d in _decorator_names(fn, aliases))
-        check_kernel(fn, aliases, allowed_globals)
+        check_kernel(fn, aliases, allowed_globals, constants)
     _check_kernels_read_only(tree, {fn.name for fn in jitted})
     _require(bool(kernels), "Triton mode: define at least one `@triton.jit` kernel and launch it "
              "from ModelNew.forward as `kernel[grid](...)`")
