@@ -54,9 +54,14 @@ def check(body="", module="", params=""):
     ("NEG_INF = -float(\"inf\")\nBIG = int(1e6)", "x = tl.maximum(x, NEG_INF) + BIG"),
     ("EPS = tl.constexpr(torch.finfo(torch.float32).eps)\nTOP = torch.iinfo(torch.int32).max",
      "x = x + EPS + TOP"),
+    ("exp = tl.exp\nact = helper", "x = act(exp(x))"),
+    # false-rejection probe 5: constants as engineers spell them, triton's constexpr functions
+    ("LARGE = True\nBLOCK2 = tl.constexpr(2048 if LARGE else min(512, triton.next_power_of_2(300)))\n"
+     "WARPS = {b: b // 256 for b in (256, 512)}\nact = helper if LARGE else helper",
+     "x = act(x) + BLOCK2 + triton.cdiv(BLOCK, 2)"),
 ], ids=["jit-and-libdevice", "constant", "constexpr", "tuple-and-math", "triton-values",
         "math-module", "builtins", "methods-of-values", "float-inf-constexpr", "number-casts",
-        "dtype-limits"])
+        "dtype-limits", "aliases-called", "probe-5-constants"])
 def test_honest_kernel_bodies_pass(module, body):
     assert check(body, module).kernels == ("helper", "kernel")
 
@@ -117,7 +122,8 @@ def test_triton_languages_own_operations_types_and_constants_pass(body):
 @pytest.mark.parametrize("body", [
     "call = tl.core.typing.operator.call",  # the stdlib, reached through triton.language's modules
     "spec = tl.extra.module_from_spec",
-    "x = x + triton.cdiv(n, 2)",  # triton's host helpers are not kernel operations
+    "x = x + triton.testing.do_bench(n)",  # triton's host helpers are not kernel operations
+    # (triton.cdiv and triton.next_power_of_2 are: constexpr functions, probe 5)
 ])
 def test_reads_that_leave_triton_language_are_refused(body):
     with pytest.raises(StageFailure) as failure:
@@ -207,3 +213,7 @@ def test_star_imports_are_refused():
     with pytest.raises(StageFailure) as err:
         check(module="fmax = 0\nfrom numpy import *", body="x = fmax(x, 0.0)")
     assert "import *" in err.value.feedback
+
+
+def test_kernels_may_live_in_a_class_as_static_methods():
+    check(module="class Kernels:\n    @staticmethod\n    @triton.jit\n    def k(v):\n        return v")

@@ -33,6 +33,11 @@ def _interpreter_hint(message: str, candidate_file: str | None) -> str:
         return ("\n(the cpu evaluator runs Triton's interpreter, where libdevice functions are "
                 "missing and return None: use triton.language's own (tl.exp, tl.log, tl.sqrt, "
                 "tl.sigmoid, tl.math.*) or the gpu evaluator)")
+    if "_semantic` argument must be provided" in message:
+        return ("\n(the cpu evaluator runs Triton's interpreter, which patches triton.language's "
+                "functions only where the module holds them: a name bound to one at module level "
+                "(`exp = tl.exp`, `from triton.language import maximum`) stays unpatched; call "
+                "`tl.exp(...)` in the kernel (both work on a GPU)")
     if "active drivers" in message:
         return ("\n(the cpu evaluator has no GPU driver: `triton.runtime.driver.active` fails "
                 "there; allocate on the inputs' device, `x.device`)")

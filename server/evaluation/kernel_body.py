@@ -29,6 +29,8 @@ KERNEL_PRINTS = ("device_print", "static_print")
 # hands over its numpy arrays through it.
 KERNEL_REFUSED_BUILTINS = frozenset({"getattr", "hasattr", "setattr", "delattr", "vars", "dir", "type"})
 KERNEL_MODULES = ("triton", "triton.language", "math")  # imports a kernel may read
+# triton's constexpr functions, made to be called in kernels on constexprs
+KERNEL_TRITON_FUNCTIONS = frozenset({"triton.cdiv", "triton.next_power_of_2"})
 _INTERPRETER_ARRAYS = ("handle", "data")
 
 
@@ -88,9 +90,17 @@ def kernel_globals(tree: ast.Module, aliases: dict[str, str],
                                       and _constant(v, aliases, allowed | builtins, torch_names))
                         for v in values)}
         if grown == allowed:
-            constants = {name for name in allowed if any(isinstance(v, ast.AST) for v in bindings[name])}
+            # values, not aliases: `exp = tl.exp`, `act = relu` or `act = a if C else b` may be called
+            constants = {name for name in allowed if any(
+                isinstance(v, ast.AST) and not _alias(v) for v in bindings[name])}
             return allowed | builtins, constants
         allowed = grown
+
+
+def _alias(node: ast.AST) -> bool:
+    if isinstance(node, ast.IfExp):
+        return _alias(node.body) and _alias(node.orelse)
+    return isinstance(node, (ast.Name, ast.Attribute))
 
 
 def _mutated_names(tree: ast.Module) -> set[str]:
@@ -124,6 +134,9 @@ def _module_scope(tree: ast.Module):
             if node.value is not None:
                 stack.append(node.value)
             continue  # targets are judged with their value
+        if isinstance(node, ast.comprehension):  # its target is the comprehension's own
+            stack.extend([node.iter, *node.ifs])
+            continue
         stack.extend(ast.iter_child_nodes(node))
 
 
@@ -132,7 +145,7 @@ def _plain_target(target: ast.AST) -> bool:
         isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts))
 
 
-NUMBER_CASTS = ("float", "int")  # float("-inf"), int(1e6): plain numbers
+NUMBER_CASTS = ("float", "int", "min", "max", "abs", "round")  # float("-inf"), min(8192, N): numbers
 DTYPE_INFO = ("torch.finfo", "torch.iinfo")  # torch.finfo(torch.float32).eps: a plain number
 DTYPE_INFO_FIELDS = frozenset({"eps", "max", "min", "tiny", "smallest_normal", "resolution", "bits"})
 TORCH_DTYPES = frozenset(f"torch.{name}" for name in (
@@ -160,6 +173,10 @@ def _constant(node: ast.AST, aliases: dict[str, str], constants: set[str],
         return all(_constant(e, aliases, constants, torch_names) for e in node.elts)
     if isinstance(node, ast.UnaryOp):
         return _constant(node.operand, aliases, constants, torch_names)
+    if isinstance(node, ast.IfExp):  # `2048 if LARGE else 512`, `gelu_tanh if APPROX else gelu_erf`
+        return all(_constant(n, aliases, constants, torch_names) for n in (node.test, node.body, node.orelse))
+    if isinstance(node, ast.Compare):
+        return all(_constant(n, aliases, constants, torch_names) for n in (node.left, *node.comparators))
     if isinstance(node, ast.BinOp):
         return (_constant(node.left, aliases, constants, torch_names)
                 and _constant(node.right, aliases, constants, torch_names))
@@ -208,7 +225,8 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
     for node in body:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             base, name = root(node.func), dotted(node.func, aliases) or ""
-            if base is not None and base not in local and not name.startswith("triton.language"):
+            if (base is not None and base not in local and not name.startswith("triton.language")
+                    and name not in KERNEL_TRITON_FUNCTIONS):
                 _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{name or base}`, which is "
                       "not triton.language; kernels may call only @triton.jit functions, "
                       "triton.language and methods of their own values")
@@ -290,6 +308,8 @@ def _within_triton_language(name: str) -> bool:
     """Whether every link of the dotted name after its module is defined in triton.language (or
     math): `tl.core.typing.operator.call` or `tl.extra.module_from_spec` are stdlib callables
     reachable through triton.language's modules, and a local holding one would be called freely."""
+    if name in KERNEL_TRITON_FUNCTIONS:
+        return True
     parts = name.split(".")
     if parts[0] not in ("math", "triton"):
         return False

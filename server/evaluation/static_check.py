@@ -1119,10 +1119,11 @@ def _check_jit_as_decorator(tree: ast.Module, aliases: dict[str, str]) -> None:
         if not isinstance(fn, ast.FunctionDef):
             _fail(f"{where(fn)}: `@triton.jit` may only decorate a plain `def`")
         first_jit = next(i for i, n in enumerate(names) if n in JIT_DECORATORS)
-        if first_jit != len(names) - 1 or any(n not in WRAPPING_DECORATORS for n in names[:first_jit]):
+        if first_jit != len(names) - 1 or any(n not in (*WRAPPING_DECORATORS, "staticmethod")
+                                              for n in names[:first_jit]):
             _fail(f"{where(fn)}: `@triton.jit` must be the innermost decorator of `{fn.name}`, with "
-                  "only @triton.autotune and @triton.heuristics above it: a decorator under it "
-                  "would hand Triton a body other than the one checked")
+                  "only @triton.autotune, @triton.heuristics and @staticmethod above it: a "
+                  "decorator under it would hand Triton a body other than the one checked")
 
 
 def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
