@@ -290,6 +290,10 @@ def test_cuda_text_rules_read_the_source_as_the_compiler_does(line, refused):
     ('extra_include_paths=["/usr/include"]', "extra_include_paths"),
     ('build_directory="/tmp/shared"', "build_directory"),
     ('extra_cuda_cflags=["-O" + "3"]', "literal list"),
+    # nvcc's host-compiler flags: only code-generation ones (false-rejection probe 4)
+    ('extra_cuda_cflags=["-O3", "-Xcompiler", "-fPIC", "--compiler-options=-fPIC,-O3"]', "ok"),
+    ('extra_cuda_cflags=["-Xcompiler", "-fplugin=/tmp/p.so"]', "build flag"),
+    ('extra_cuda_cflags=["-Xcompiler=-fPIC,-Wl,-rpath"]', "build flag"),
 ])
 def test_load_inline_may_pass_code_generation_flags_only(keywords, refused):
     source = CUDA_SOURCE.replace('functions=["run"])', f'functions=["run"], {keywords})')

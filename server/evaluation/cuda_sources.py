@@ -394,7 +394,10 @@ ALLOWED_FLAG = re.compile(
     r"|-Wno-[a-z-]+|-Wall|-U__CUDA_NO_[A-Z0-9_]+__|--?(ftz|prec-div|prec-sqrt|fmad)=(true|false)"
     r"|--?maxrregcount=\d+|-Xptxas|(-Xptxas=|--ptxas-options=)?-(v|O[0-3])(,-(v|O[0-3]))*"
     r"|-res-usage|--resource-usage|-DNDEBUG|-fPIC|-ffast-math|-march=native|-fopenmp-simd"
-    r"|-funroll-loops")
+    r"|-funroll-loops"
+    # host-compiler flags through nvcc: alone (the next flag is checked as any other) or joined
+    r"|-Xcompiler|(-Xcompiler=|--compiler-options=)(-fPIC|-O[0-3]|-Wall|-ffast-math|-funroll-loops)"
+    r"(,(-fPIC|-O[0-3]|-Wall|-ffast-math|-funroll-loops))*")
 
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
