@@ -21,7 +21,7 @@ from server.eval_log import EvalLog
 from server.evaluation.protocol import EvalRequest, EvalResult
 from server.evaluators import Evaluator
 from server.prompt import build_problem
-from server.tasks import SPLITS, TaskStore, UnknownTask
+from server.tasks import SPLITS, TaskStore, UnknownTask, shown
 
 
 class EpisodeError(ValueError):
@@ -65,16 +65,16 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
             raise EpisodeError(f"unknown reset argument(s) {sorted(kwargs)}; valid: seed, "
                                "episode_id, task_id, split, language")
         if split not in SPLITS:
-            raise EpisodeError(f"unknown split {_shown(split)}; valid: {', '.join(SPLITS)}")
+            raise EpisodeError(f"unknown split {shown(split)}; valid: {', '.join(SPLITS)}")
         if language not in LANGUAGES:
-            raise EpisodeError(f"unknown language {_shown(language)}; valid: {', '.join(LANGUAGES)}")
+            raise EpisodeError(f"unknown language {shown(language)}; valid: {', '.join(LANGUAGES)}")
         if seed is not None and (type(seed) is not int or seed < 0):
-            raise EpisodeError(f"seed must be a non-negative integer, got {_shown(seed)}")
+            raise EpisodeError(f"seed must be a non-negative integer, got {shown(seed)}")
         if task_id is not None and type(task_id) is not str:
-            raise EpisodeError(f"task_id must be a string like 'level1/19_ReLU', got {_shown(task_id)}")
+            raise EpisodeError(f"task_id must be a string like 'level1/19_ReLU', got {shown(task_id)}")
         if episode_id is not None and not _valid_episode_id(episode_id):
             raise EpisodeError(f"episode_id must be 1-{MAX_EPISODE_ID} characters of letters, digits "
-                               f"and . _ : - (it is logged with every step), got {_shown(episode_id)}")
+                               f"and . _ : - (it is logged with every step), got {shown(episode_id)}")
         tasks = self.services.tasks
         try:
             task = tasks.get(task_id) if task_id is not None else tasks.pick(split, seed, self._rng)
@@ -154,12 +154,6 @@ _EPISODE_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW
 def _valid_episode_id(value) -> bool:
     return (type(value) is str and 0 < len(value) <= MAX_EPISODE_ID
             and all(c in _EPISODE_ID_CHARS for c in value))
-
-
-def _shown(value) -> str:
-    """A client's bad value in an error message, never more than a line of it."""
-    text = repr(value)
-    return text if len(text) <= 80 else text[:60] + f"... ({len(text)} characters)"
 
 
 def _split_of(tasks: TaskStore, task_id: str) -> str:

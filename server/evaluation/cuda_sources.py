@@ -492,23 +492,19 @@ def _check_escapes(text: str) -> None:
 def _attribute_lists(code: str, opener: re.Pattern, closer: str):
     """The attributes of each `__attribute__((...))` or `[[...]]` list, split at top-level commas."""
     for found in opener.finditer(code):
-        depth, i, start = 0, found.end(), found.end()
-        while i < len(code):
-            if code.startswith(closer, i) and depth == 0:
-                break
-            depth += code[i] in "([{"
-            depth -= code[i] in ")]}"
-            i += 1
-        items, depth, part = [], 0, []
-        for c in code[start:i]:
-            if c == "," and depth == 0:
+        items, part, depth = [], [], 0
+        for i in range(found.end(), len(code)):
+            c = code[i]
+            if depth == 0 and (code.startswith(closer, i) or c == ","):
                 items.append("".join(part).strip())
                 part = []
+                if c != ",":
+                    break
                 continue
-            depth += c in "([{"
-            depth -= c in ")]}"
+            depth += (c in "([{") - (c in ")]}")
             part.append(c)
-        items.append("".join(part).strip())
+        else:
+            items.append("".join(part).strip())
         yield found.group(0), items
 
 

@@ -211,6 +211,7 @@ def forbidden_import(names, allowed_ops) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=None)
 def _is_aten_op(name: str) -> bool:
     """An operator of ATen's (`mm`, `_softmax`, `addmm_out`), not a helper of the namespace."""
     import torch

@@ -20,6 +20,12 @@ EVAL_MODULUS = 5
 _LEVEL_DIR = re.compile(r"^level[123]$")
 
 
+def shown(value) -> str:
+    """A client's bad value in an error message, never more than a line of it."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:60] + f"... ({len(text)} characters)"
+
+
 class UnknownTask(ValueError):
     """A task id, split or level that the store does not hold."""
 
@@ -72,8 +78,7 @@ class TaskStore:
         if task is None:
             close = [t for t in self.tasks if task_id.split("/")[-1].lower() in t.lower()][:5]
             hint = f" Did you mean: {', '.join(close)}?" if close else ""
-            shown = repr(task_id) if len(task_id) <= 100 else repr(task_id[:60]) + "..."
-            raise UnknownTask(f"unknown task_id {shown}.{hint} Task ids look like "
+            raise UnknownTask(f"unknown task_id {shown(task_id)}.{hint} Task ids look like "
                               "'level1/19_ReLU'; list them with GET /tasks or "
                               "KernelEnv.list_tasks().")
         return task
