@@ -9,10 +9,11 @@ FROM nvidia/cuda:13.0.2-devel-ubuntu24.04
 
 ENV DEBIAN_FRONTEND=noninteractive
 # python3.12-dev: load_inline compiles a Python extension. ninja: load_inline requires it.
-# git: the KernelBench clone.
+# git: the KernelBench clone. tini: PID 1 reaps what a killed worker host leaves orphaned (the
+# server would keep them as zombies).
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        python3.12 python3.12-dev build-essential ninja-build git ca-certificates \
+        python3.12 python3.12-dev build-essential ninja-build git ca-certificates tini \
     && rm -rf /var/lib/apt/lists/*
 
 COPY --from=ghcr.io/astral-sh/uv:0.13.9 /uv /uvx /usr/local/bin/
@@ -47,4 +48,5 @@ EXPOSE 8000
 # The first start imports torch and triton in every worker host: give it two minutes.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=120s --retries=3 \
     CMD ["/app/.venv/bin/python", "-c", "import os, urllib.request as u; u.urlopen('http://localhost:%s/health' % os.environ.get('PORT', '8000'), timeout=8)"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["/app/.venv/bin/server"]

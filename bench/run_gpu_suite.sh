@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One run on a GPU host: the GPU test suite, a server smoke test over loopback, the benchmark.
-# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|tests1|tests2|bench|ab] [KernelBench task root]
+# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|tests1|tests2|bench] [KernelBench task root]
 # (`tests` and `bench` split the run in two for hosts that limit one command's duration; `tests1`
 # (everything but the adversarial folder) and `tests2` (the adversarial folder) split `tests`.)
 # Server-side wheels the host lacks may sit in .whl/ (see ../shared/gpu/wheels.sh). Logs go to
@@ -25,10 +25,6 @@ case "$PHASE" in
   tests2) SELECT=(tests/test_gpu.py -k "adversarial or clean") GPU_TESTS="" ;;
   *) SELECT=() ;;
 esac
-if [ "$PHASE" = ab ]; then  # when to fork the next step's process (bench/spare_ab.py)
-  python3 bench/spare_ab.py ${KB:+--kernelbench-dir "$KB"} 2>&1 | grep -v -i warn | tee "$LOGS/spare-ab.log" | tail -20
-  exit 0
-fi
 if [ "$PHASE" != bench ]; then
   echo "== GPU tests"
   # shellcheck disable=SC2086

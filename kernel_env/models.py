@@ -49,6 +49,9 @@ class KernelObservation(Observation):
     problem: str = Field("", description="reference source and rules (set at reset)")
     turn: int = Field(0, description="submissions made so far in this episode")
     max_turns: int = 4
+    counted: bool = Field(True, description="False when the evaluator itself failed "
+                          "(error_class internal_error): the turn was not spent and the reward "
+                          "says nothing about the submission; leave such steps out of training")
     stage: str = Field("ready", description=f"how far the submission got: one of {', '.join(STAGES)}")
     error_class: Optional[str] = Field(None, description="why it stopped (see README), None when scored")
     feedback: str = ""
@@ -80,4 +83,5 @@ class KernelState(State):
     turn: int = 0
     max_turns: int = 4
     done: bool = False
+    uncounted: int = 0  # steps the evaluator failed (internal_error), not spent as turns
     best_reward: float = 0.0

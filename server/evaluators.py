@@ -48,13 +48,11 @@ class Evaluator:
 class WorkerEvaluator(Evaluator):
     """The real pipeline, run in the worker pool's subprocesses."""
 
-    def __init__(self, devices: list[str], *, step_timeout_s: float | None = None,
-                 early_spare: bool = False, **kwargs):
+    def __init__(self, devices: list[str], *, step_timeout_s: float | None = None, **kwargs):
         super().__init__(**kwargs)
         self.name = "gpu" if devices[0].startswith("cuda") else "cpu"
         limits = self.defaults.get("stage_timeouts") or EvalRequest("", "").stage_timeouts
-        self.pool = WorkerPool(devices, step_timeout_s or 2 * sum(limits.values()) + 120,
-                               early_spare)  # benchmarks only (worker.Host._run)
+        self.pool = WorkerPool(devices, step_timeout_s or 2 * sum(limits.values()) + 120)
 
     def start(self) -> None:
         self.pool.start()

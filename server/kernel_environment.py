@@ -114,14 +114,22 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
                                                   language=self._state.language)
         seconds = time.perf_counter() - t0
         st = self._state
-        st.turn += 1
         st.step_count += 1
-        st.done = st.turn >= st.max_turns
-        st.best_reward = max(st.best_reward, result.reward)
+        # The evaluator's own failure is not the submission's: it costs no turn, up to
+        # max_turns of them an episode (so no episode goes on forever).
+        counted = result.error_class != "internal_error" or st.uncounted >= st.max_turns
+        if counted:
+            st.turn += 1
+            st.done = st.turn >= st.max_turns
+            st.best_reward = max(st.best_reward, result.reward)
+        else:
+            st.uncounted += 1
+            result.feedback += " (the evaluator failed, not your submission: this turn was not counted)"
         obs = self._from_result(result)
+        obs.counted = counted
         self.services.log.write(
             event="step", episode=st.episode_id, task=st.task_id, turn=st.turn, stage=result.stage,
-            error_class=result.error_class, correct=result.correct, reward=result.reward,
+            error_class=result.error_class, counted=counted, correct=result.correct, reward=result.reward,
             speedup=result.speedup, runtime_ms=result.runtime_ms, evaluator=self.services.evaluator.name,
             stage_seconds=result.stage_seconds, seconds=round(seconds, 4))
         return obs

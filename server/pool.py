@@ -13,10 +13,12 @@ import collections
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from server.evaluation.protocol import EvalRequest, EvalResult
@@ -44,9 +46,8 @@ def scrubbed_env(device: str) -> dict:
 class WorkerHost:
     """One long-lived `python -m server.evaluation.worker` process for one device."""
 
-    def __init__(self, device: str, early_spare: bool = False):
+    def __init__(self, device: str):
         self.device = device
-        self.early_spare = early_spare
         self.proc: subprocess.Popen | None = None
         self.ready = threading.Event()
         self.lock = threading.Lock()
@@ -58,8 +59,7 @@ class WorkerHost:
         self.scratch = tempfile.mkdtemp(prefix="kernel_env_host_")
         env = dict(scrubbed_env(self.device), TMPDIR=self.scratch)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.evaluation.worker", "--device", worker_device,
-             *(["--early-spare"] if self.early_spare else [])],
+            [sys.executable, "-m", "server.evaluation.worker", "--device", worker_device],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, cwd=str(ROOT),
             env=env, text=True, bufsize=1, start_new_session=True,
         )
@@ -87,11 +87,14 @@ class WorkerHost:
         return EvalResult.from_dict(json.loads(line)["result"])
 
     def stop(self) -> None:
-        """Kill the host (its evaluation processes die with it) and remove their folders: the
-        host is the one that removes them, and a killed host cannot."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        """Kill the host and everything it started (its evaluation processes, and what those
+        started: a build's ninja and nvcc outlive a killed parent), then remove their folders:
+        the host is the one that removes them, and a killed host cannot."""
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            kill_session(self.proc.pid)  # the host leads its own session (start_new_session)
         self.proc = None
         self._remove_scratch()
 
@@ -99,6 +102,44 @@ class WorkerHost:
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)
             self.scratch = None
+
+
+def session_members(sid: int) -> list[int]:
+    """The processes of session `sid` (its leader's descendants, however deep, unless one left the
+    session: evaluation processes only start their own process groups). Empty without /proc."""
+    pids = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return pids
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()  # state, ppid, pgrp, session, ...
+        if len(fields) > 3 and fields[3] == str(sid) and fields[0] not in ("Z", "X"):  # not dead
+            pids.append(int(name))
+    return pids
+
+
+def kill_session(sid: int, within_s: float = 2.0) -> list[int]:
+    """SIGKILL every process of session `sid` until none is left (a build may be starting its
+    next compiler as the last one dies); returns those that would not go."""
+    deadline = time.monotonic() + within_s
+    while True:
+        left = [pid for pid in session_members(sid) if pid != os.getpid()]
+        if not left or time.monotonic() > deadline:
+            return left
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.02)
 
 
 def _readline_with_timeout(proc: subprocess.Popen, timeout_s: float) -> str | None:
@@ -112,8 +153,8 @@ def _readline_with_timeout(proc: subprocess.Popen, timeout_s: float) -> str | No
 class WorkerPool:
     """Slots handed out first come, first served; a release passes the slot to the oldest waiter."""
 
-    def __init__(self, devices: list[str], step_timeout_s: float, early_spare: bool = False):
-        self.hosts = [WorkerHost(d, early_spare) for d in devices]
+    def __init__(self, devices: list[str], step_timeout_s: float):
+        self.hosts = [WorkerHost(d) for d in devices]
         self.step_timeout_s = step_timeout_s
         self._free = collections.deque(self.hosts)
         self._waiters: collections.deque = collections.deque()

@@ -24,6 +24,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+SERVER_PIDS: dict[str, int] = {}  # base URL -> the server's process id
+
+
 @contextlib.contextmanager
 def running_server(extra_env: dict | None = None, log_path: Path | None = None):
     """`python -m server.app` on a free port; yields its base URL, stops it afterwards."""
@@ -47,8 +50,10 @@ def running_server(extra_env: dict | None = None, log_path: Path | None = None):
                 time.sleep(0.3)
         else:
             raise RuntimeError("server did not become healthy in 90 s")
+        SERVER_PIDS[url] = proc.pid
         yield url
     finally:
+        SERVER_PIDS.pop(url, None)
         os.killpg(proc.pid, 9)
         proc.wait()
         if log_path:
@@ -65,7 +70,7 @@ def cpu_server(tmp_path_factory):
                          "KERNEL_ENV_STAGE_TIMEOUTS": "correctness=20,timing=20",
                          "KERNEL_ENV_WORKER_MEMORY_GB": "4"},
                         log_path=stdout) as url:
-        yield {"url": url, "log": log, "stdout": stdout}
+        yield {"url": url, "log": log, "stdout": stdout, "pid": SERVER_PIDS[url]}
 
 
 def kernel_source(kind: str, name: str) -> str:

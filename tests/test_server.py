@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import asyncio
+import concurrent.futures
+import json
+import os
+import signal
+import time
 
 import pytest
 import websockets
@@ -205,3 +209,51 @@ def test_one_server_scores_honest_kernels_and_survives_every_exploit(cpu_server)
                     assert obs.error_class == expect, (path.name, obs.feedback)
                 assert obs.stage != "scored" and obs.reward == 0, (path.name, obs.feedback)
                 assert obs.feedback
+
+
+def _worker_hosts(server_pid: int) -> list[int]:
+    """The server's worker host processes (its children running server.evaluation.worker)."""
+    hosts = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                ppid = int(f.read().rpartition(")")[2].split()[1])
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == server_pid and b"server.evaluation.worker" in cmdline:
+            hosts.append(int(name))
+    return hosts
+
+
+def _step_with_the_host_killed(env, server_pid: int):
+    """A step whose worker host dies under it (the evaluator's fault, as a crashed or hung
+    host would be): a kernel slow enough in the interpreter that the kill lands mid-step."""
+    slow = kernel_source("legit", "relu").replace("BLOCK = 1024", "BLOCK = 2")
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        future = pool.submit(env.step, KernelAction(code=slow))
+        time.sleep(3.0)
+        hosts = _worker_hosts(server_pid)
+        assert hosts
+        for pid in hosts:
+            os.kill(pid, signal.SIGKILL)
+        return future.result(timeout=120)
+
+
+def test_an_evaluator_failure_costs_no_turn(cpu_server):
+    """internal_error is the evaluator's fault: the turn is not spent and the observation says
+    so (`counted`), so a trainer can leave the step out; at most max_turns such steps an
+    episode go uncounted, so no episode runs forever."""
+    server_pid = cpu_server["pid"]
+    with KernelEnv(base_url=cpu_server["url"], message_timeout_s=300).sync() as env:
+        env.reset(task_id="level1/19_ReLU")
+        for _ in range(2):  # max_turns is 2 on this server
+            failed = _step_with_the_host_killed(env, server_pid)
+            obs = failed.observation
+            assert obs.error_class == "internal_error" and not obs.counted
+            assert obs.turn == 0 and not failed.done and "not counted" in obs.feedback
+        third = _step_with_the_host_killed(env, server_pid).observation
+        assert third.error_class == "internal_error" and third.counted and third.turn == 1
+        good = env.step(KernelAction(code=kernel_source("legit", "relu"))).observation
+        assert good.stage == "scored" and good.counted and good.turn == 2 and good.done

@@ -13,6 +13,7 @@ import torch
 from server.evaluation import integrity
 from server.evaluation.children import describe_death, run_in_child
 from server.evaluation.stages import StageFailure
+from server.pool import kill_session, session_members
 from server.evaluators import CpuEvaluator
 from tests.conftest import BUNDLED, kernel_source
 
@@ -492,7 +493,7 @@ import json, sys
 from server.evaluation import children, worker
 from server.evaluation.protocol import EvalRequest
 
-host = worker.Host("cpu", early_spare=sys.argv[1] == "early")
+host = worker.Host("cpu")
 during = []
 real_watch = children.Spare.watch
 
@@ -502,7 +503,7 @@ def watch(self, *args):
     return real_watch(self, *args)
 
 children.Spare.watch = watch
-req = EvalRequest(code=open(sys.argv[2]).read(), reference_source=open(sys.argv[3]).read(),
+req = EvalRequest(code=open(sys.argv[1]).read(), reference_source=open(sys.argv[2]).read(),
                   task_id="level1/19_ReLU", mock=True)
 first, again = host.handle(req), host.handle(req)
 print(json.dumps({"stages": [first.stage, again.stage], "during": during,
@@ -512,7 +513,7 @@ host.spare.discard()
 """
 
 
-def _host_steps(design: str) -> dict:
+def _host_steps() -> dict:
     """Two steps through a worker Host in a process of its own: forking from this test process,
     which has run torch's thread pools, could hang the child (as a worker host never does)."""
     import json
@@ -521,7 +522,7 @@ def _host_steps(design: str) -> dict:
 
     from tests.conftest import KERNELS, ROOT
 
-    done = subprocess.run([sys.executable, "-c", HOST_SCRIPT, design, str(KERNELS / "legit" / "relu.py"),
+    done = subprocess.run([sys.executable, "-c", HOST_SCRIPT, str(KERNELS / "legit" / "relu.py"),
                            str(BUNDLED / "level1" / "19_ReLU.py")], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -529,10 +530,10 @@ def _host_steps(design: str) -> dict:
 
 
 def test_the_next_steps_process_is_forked_after_a_step_never_during_it():
-    """Whether another process making its CUDA context beside a step disturbs that step's
-    timing is not settled on the H200, so by default the next step's process is forked only
-    once a step is over (before its answer goes out)."""
-    out = _host_steps("after")
+    """A process making its CUDA context beside a step gave that step's timing outliers on the
+    H200 (bench/results/2026-12-01-h200-s12-spare-ab.log), so the next step's process is forked
+    only once a step is over (before its answer goes out)."""
+    out = _host_steps()
     assert out["stages"] == ["scored", "scored"]
     assert out["during"] == [None, None, None]  # the profile's step, then two candidates': alone
     assert out["spare_warming"]  # ready for the next step
@@ -540,15 +541,6 @@ def test_the_next_steps_process_is_forked_after_a_step_never_during_it():
         assert set(seconds) == {"context", "prewarm", "wait", "handover", "report"}
         assert all(0.0 <= v < 30 for v in seconds.values())
         assert seconds["wait"] <= seconds["context"] + seconds["prewarm"] + 1.0
-
-
-def test_early_spares_make_their_context_beside_a_step_and_warm_after_it():
-    """The benchmarks' variant (bench/spare_ab.py): the next step's process exists while a
-    step runs, told to warm its kernels only once the step is over."""
-    out = _host_steps("early")
-    assert out["stages"] == ["scored", "scored"]
-    assert out["during"] == [[True, False]] * 3  # there, not yet warming
-    assert out["spare_warming"]
 
 
 def test_a_spare_that_died_before_its_job_is_reported_not_hung():
@@ -576,6 +568,35 @@ def test_a_stopped_worker_host_leaves_no_scratch_folder():
         while not os.listdir(scratch) and time.time() < deadline:  # the spare's folder
             time.sleep(0.1)
         assert any(name.startswith("kernel_env_eval_") for name in os.listdir(scratch))
+        leader = host.proc.pid
+        assert len(session_members(leader)) >= 2  # the host and its spare evaluation process
     finally:
         host.stop()
     assert not os.path.exists(scratch) and host.scratch is None
+    assert session_members(leader) == []
+
+
+ORPHANING_BUILD = """
+import subprocess, sys
+# a build tool in a process group of its own, as ninja and nvcc are in an evaluation's
+tool = subprocess.Popen([sys.executable, "-c", "import os, time; os.setpgrp(); time.sleep(300)"])
+print(tool.pid, flush=True)
+tool.wait()
+"""
+
+
+def test_killing_a_session_reaches_what_outlived_its_leader():
+    """A build's ninja and nvcc are not the evaluation process's children by the death signal
+    (it reaches children only), so a killed host left them running; stopping a host kills its
+    whole session, however deep and whatever process group."""
+    import subprocess
+    import sys
+
+    leader = subprocess.Popen([sys.executable, "-c", ORPHANING_BUILD], stdout=subprocess.PIPE,
+                              text=True, start_new_session=True)
+    tool = int(leader.stdout.readline())
+    leader.kill()
+    leader.wait()
+    assert session_members(leader.pid) == [tool]  # orphaned, still running
+    assert kill_session(leader.pid) == []
+    assert session_members(leader.pid) == []

@@ -31,9 +31,8 @@ from .stages import COMPILE, STATIC_CHECK
 class Host:
     """The long-lived worker process's state: its device, a spare child, the profile cache."""
 
-    def __init__(self, device: str, early_spare: bool = False):
+    def __init__(self, device: str):
         self.device = device
-        self.early_spare = early_spare
         self.profiles: dict[str, dict] = {}
         self.spare: Spare | None = None
 
@@ -44,18 +43,13 @@ class Host:
         self.spare.warm()
 
     def _run(self, spec: dict, first_stage: str, req: EvalRequest) -> ChildOutcome:
-        """By default the next step's process is forked once a step is over, never beside it.
-        `early_spare` (benchmarks: bench/spare_ab.py) forks it as soon as a step is handed
-        over, so its CUDA context is made beside the step (no kernels) and steps queued back to
-        back wait less; whether that disturbs the step's timing is what the A/B measures."""
+        """The next step's process is forked once a step is over, never beside it: on the H200
+        a process making its CUDA context beside a timed step gave that step's timing outliers
+        (bench/results/2026-12-01-h200-s12-spare-ab.log: a speedup of 0.13 among 0.87 at
+        boost clocks), for 20-150 ms less wait."""
         self.prepare_spare()
         spare, self.spare = self.spare, None
         spare.send(spec)
-        if self.early_spare:
-            try:
-                self.spare = Spare(self.device)
-            except OSError:
-                self.spare = None  # no fork now (process limits): tried again after the step
         outcome = spare.watch(first_stage, req.stage_timeouts, req.memory_limit_gb)
         try:
             self.prepare_spare()  # before the answer is written: the next step may follow at once
@@ -94,8 +88,6 @@ class Host:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="cpu", help="cpu (Triton interpreter) or cuda:N")
-    parser.add_argument("--early-spare", action="store_true",
-                        help="fork the next step's process beside a running step (benchmarks)")
     args = parser.parse_args(argv)
     if args.device == "cpu":
         os.environ["TRITON_INTERPRET"] = "1"
@@ -107,7 +99,7 @@ def main(argv=None) -> None:
     if args.device == "cpu":
         from .guard import install_interpreter_hooks
         install_interpreter_hooks()
-    host = Host(args.device, early_spare=args.early_spare)
+    host = Host(args.device)
     host.prepare_spare()
     protocol_out.write(json.dumps({"event": "ready", "device": args.device}) + "\n")
     for line in sys.stdin:
