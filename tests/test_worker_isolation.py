@@ -600,3 +600,30 @@ def test_killing_a_session_reaches_what_outlived_its_leader():
     assert session_members(leader.pid) == [tool]  # orphaned, still running
     assert kill_session(leader.pid) == []
     assert session_members(leader.pid) == []
+
+
+PRIMED_FORK = """
+import os, sys
+from triton.runtime.cache import triton_key
+from server.evaluation.worker import prime_triton
+prime_triton()
+pid = os.fork()
+if pid == 0:  # an evaluation process: its first Triton compile finds the key computed
+    os._exit(0 if triton_key.cache_info().currsize == 1 else 1)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+def test_evaluation_processes_inherit_tritons_own_hash_from_the_host():
+    """Every Triton compile's cache lookup is keyed by a hash of Triton's files and its 400 MB
+    compiler library; the host computes it once before forking (no CUDA involved), so an
+    evaluation process's warm-up does not."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    done = subprocess.run([sys.executable, "-c", PRIMED_FORK], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -3,7 +3,7 @@
 `python -m server.evaluation.worker --device cuda:0` imports torch and triton once (~5 s) but
 never initialises CUDA; each evaluation runs in a child forked from it, which creates its own
 CUDA context (~0.3 s) and exits when done. The next step's child is forked as soon as a step
-is over and warms up (its context, the evaluator's own kernels: ~1 s on the H200) while the
+is over and warms up (its context, the evaluator's own kernels) while the
 server answers and the next submission is written. So nothing an evaluation does - patched torch, stray
 threads, a corrupted CUDA context, leaked memory, files in its scratch directory - outlives it.
 
@@ -20,6 +20,7 @@ import argparse
 import hashlib
 import json
 import os
+import subprocess
 import sys
 import time
 import traceback
@@ -85,6 +86,35 @@ class Host:
                           device=profile.get("device_name", ""))
 
 
+def prime_triton() -> None:
+    """Once, before any fork, what every evaluation process's first Triton compile (its warm-up's)
+    would otherwise compute for itself, each cached per process and touching no CUDA, so the
+    children inherit them: the hash of Triton's own files and compiler library (it reads the
+    400 MB libtriton.so whole), which keys every compile's cache lookup; ptxas's version for
+    this host's GPUs (a subprocess), in the compiler's key too; where libcuda lives (ldconfig)."""
+    try:
+        from triton.backends.nvidia.compiler import get_ptxas_version
+        from triton.backends.nvidia.driver import libcuda_dirs
+        from triton.runtime.cache import triton_key
+    except ImportError:  # another Triton's layout: each process computes its own, as before
+        return
+    triton_key()
+    try:
+        libcuda_dirs()
+        for arch in _gpu_archs():
+            get_ptxas_version(arch)
+    except (AssertionError, OSError, subprocess.SubprocessError):
+        pass  # no driver or no ptxas here: the evaluation process reports it, as before
+
+
+def _gpu_archs() -> set[int]:
+    """The compute capabilities of this host's GPUs, as Triton's targets name them (90 for
+    9.0), from nvidia-smi (NVML: no CUDA context, so forking stays safe)."""
+    out = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                         capture_output=True, text=True, timeout=30).stdout
+    return {int(cap.replace(".", "")) for cap in out.split() if cap.replace(".", "").isdigit()}
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="cpu", help="cpu (Triton interpreter) or cuda:N")
@@ -99,6 +129,8 @@ def main(argv=None) -> None:
     if args.device == "cpu":
         from .guard import install_interpreter_hooks
         install_interpreter_hooks()
+    else:  # the interpreter compiles nothing
+        prime_triton()
     host = Host(args.device)
     host.prepare_spare()
     protocol_out.write(json.dumps({"event": "ready", "device": args.device}) + "\n")
