@@ -1,8 +1,8 @@
 """Stage 4, timing: median device time of one forward, measured the same way for both sides.
 
 On a GPU each trial flushes L2 (writing a buffer twice its size), keeps the GPU busy for twice the
-host time of a warm-up call, between 0.1 and 1 ms (a spin kernel calibrated after the warm-up
-calls: the lead), then, inside the per-call hook (the dispatch guard), records a start event,
+host time of a call (the fastest warm-up's, then the timed calls' median), between 0.1 and 1 ms (a
+spin kernel calibrated after the warm-up calls: the lead), then, inside the per-call hook (the dispatch guard), records a start event,
 calls forward and records the end event; outside it, it records that the host is back (issued),
 synchronises the whole device and records when it settled. The trial is start-to-end, unless
 the device kept working well past the host's return (work left on another stream): then
@@ -43,7 +43,7 @@ CPU_TRIALS = 3
 L2_FLUSH_BYTES = 2 * 64 * 1024 * 1024  # twice the largest L2 we target (H200: 60 MB)
 # GPU busy time ahead of each timed call, so the host's issuing of it (under the guard: ~0.2 ms for
 # one Triton launch on the H200's host) is not timed: twice the fastest warm-up call's host time,
-# within [LEAD_S, LEAD_MAX_S]. A submission can lengthen it only up to the cap by slow warm-up
+# then twice the timed calls' median host time once that is more, within [LEAD_S, LEAD_MAX_S]. A submission can lengthen it only up to the cap by slow warm-up
 # calls; all a lead could hide is work not ordered after the start event (streams of its own,
 # refused statically) or queued ahead of it by code running outside the call (the evaluator stops
 # cyclic garbage collection, whose finalizers could).
@@ -214,7 +214,7 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
     estimate = max(_perf_counter() - t0, 1e-6)
     n = trials_for(estimate) if trials is None else max(1, min(int(trials), MAX_TRIALS))
     starts, ends, issued, settled = ([_Event(enable_timing=True) for _ in range(n)] for _ in range(4))
-    issue_ms, host_gap_ms, ended = [], [], []
+    issue_ms, host_gap_ms, ended, spans = [], [], [], []
 
     def interval(i):
         t0 = _perf_counter()
@@ -226,13 +226,24 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
         return out
 
     def events(within, i):
+        nonlocal lead_s, lead
         flush.zero_()  # before the start event: its cost is not timed
         _spin(lead)  # the device is busy while the host issues the call
+        spun = _perf_counter()
         out = within(lambda: interval(i))  # only the interval runs inside the guard
         issued[i].record()  # the host is back: the guard's exit is behind it
         host_gap_ms.append((_perf_counter() - ended[i]) * 1e3)  # end's record to issued's
         _synchronize(device)  # waits for work on every stream...
         settled[i].record()  # ...and marks when the device was done with all of it
+        # Timed calls can take the host longer than the warm-ups did (their hooks leave caches
+        # cold): a lead the host outruns leaves the device idle inside the interval, which for a
+        # kernel of a few µs multiplied its time in whole evaluations. The lead keeps up with the
+        # median host time (one stall does not move it), within its cap.
+        spans.append(ended[i] - spun)
+        wanted = LEAD_FACTOR * statistics.median(spans)
+        if wanted > lead_s and lead_s < LEAD_MAX_S:
+            lead_s = min(LEAD_MAX_S, wanted)
+            lead = int(lead_s * cycles_per_s)
         return out
 
     wall0 = _perf_counter()
