@@ -71,7 +71,13 @@ class WorkerHost:
     def evaluate(self, req: EvalRequest, timeout_s: float) -> EvalResult:
         """Send one request and wait for its result; restart the host if it died or hung."""
         if self.proc is None or self.proc.poll() is not None:
-            self.start()
+            try:
+                self.start()
+            except (RuntimeError, OSError) as exc:  # the evaluator's fault: an answer, not a crash
+                self.stop()
+                return EvalResult(stage="static_check", error_class="internal_error",
+                                  feedback=f"the worker host failed to start ({exc}); it is "
+                                  "started again on the next step, please submit again")
         payload = dict(req.to_dict(), device="cuda:0" if self.device.startswith("cuda:") else "cpu")
         try:
             self.proc.stdin.write(json.dumps(payload) + "\n")

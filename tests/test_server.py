@@ -227,16 +227,27 @@ def _worker_hosts(server_pid: int) -> list[int]:
     return hosts
 
 
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
 def _step_with_the_host_killed(env, server_pid: int):
     """A step whose worker host dies under it (the evaluator's fault, as a crashed or hung
-    host would be): a kernel slow enough in the interpreter that the kill lands mid-step."""
+    host would be): a kernel slow enough in the interpreter that the kill lands mid-step, once
+    the host (restarted by the step, after an earlier kill) is up and evaluating."""
     slow = kernel_source("legit", "relu").replace("BLOCK = 1024", "BLOCK = 2")
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         future = pool.submit(env.step, KernelAction(code=slow))
-        time.sleep(3.0)
-        hosts = _worker_hosts(server_pid)
-        assert hosts
-        for pid in hosts:
+        deadline = time.time() + 120
+        while not any(_children(h) for h in _worker_hosts(server_pid)):  # ready: its spare forked
+            assert time.time() < deadline and not future.done()
+            time.sleep(0.2)
+        time.sleep(2.0)  # the job handed over to the spare, its correctness trials running
+        for pid in _worker_hosts(server_pid):
             os.kill(pid, signal.SIGKILL)
         return future.result(timeout=120)
 

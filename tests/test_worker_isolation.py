@@ -627,3 +627,16 @@ def test_evaluation_processes_inherit_tritons_own_hash_from_the_host():
     done = subprocess.run([sys.executable, "-c", PRIMED_FORK], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_host_that_fails_to_start_answers_the_step_as_the_evaluators_failure(monkeypatch):
+    """A step that finds its host dead starts it again; when that start fails too, the step
+    gets an internal_error (which costs the agent no turn), not an exception in the server."""
+    import server.pool as pool
+    from server.evaluation.protocol import EvalRequest
+
+    monkeypatch.setattr(pool.sys, "executable", "/bin/false")  # the host exits at once
+    host = pool.WorkerHost("cpu")
+    result = host.evaluate(EvalRequest(code="", reference_source="", task_id="level1/19_ReLU"), 30)
+    assert result.error_class == "internal_error" and "failed to start" in result.feedback
+    assert host.proc is None and host.scratch is None
