@@ -12,7 +12,7 @@ import string
 import textwrap
 from types import MappingProxyType
 
-from .source_names import binding_counts, dotted, where
+from .source_names import binding_counts, dotted, nodes, where
 from .stages import STATIC_CHECK, StageFailure
 
 CLOCKS_REASON = ("submissions may not read clocks: behaviour that depends on timing is how an "
@@ -284,9 +284,9 @@ def load_inline_sources(tree: ast.Module, aliases: dict[str, str]) -> str:
     `textwrap.dedent` of a literal, f-strings and `.format` of numbers and strings bound so).
     Comments and docstrings elsewhere are not read; a source built at run time, or load_inline
     called any other way than directly, cannot be reviewed and is refused."""
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and dotted(n.func, aliases) == LOAD_INLINE]
+    calls = [n for n in nodes(tree) if isinstance(n, ast.Call) and dotted(n.func, aliases) == LOAD_INLINE]
     call_funcs = {id(c.func) for c in calls}
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if (isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in call_funcs
                 and dotted(node, aliases) == LOAD_INLINE):
             _fail(f"{where(node)}: load_inline may only be called directly (aliases and partials "

@@ -14,7 +14,7 @@ import functools
 import importlib
 import types
 
-from .source_names import dotted, root
+from .source_names import dotted, nodes, root
 from .stages import STATIC_CHECK, StageFailure
 
 # What the Triton compiler itself accepts by name in a kernel body.
@@ -71,7 +71,7 @@ def kernel_globals(tree: ast.Module, aliases: dict[str, str],
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                for name_node in ast.walk(target):
+                for name_node in nodes(target):
                     if isinstance(name_node, ast.Name):
                         bind(name_node.id, node.value if node.value is not None and
                              _plain_target(target) else False)
@@ -107,7 +107,7 @@ def _mutated_names(tree: ast.Module) -> set[str]:
     """Names whose attributes or items are set or deleted anywhere (`ACT.value = f`,
     `setattr(ACT, ...)`)."""
     names = set()
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(root(node))
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
@@ -128,7 +128,7 @@ def _module_scope(tree: ast.Module):
             if not isinstance(node, ast.ClassDef):
                 outer += [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
             stack.extend(outer)
-            stack.extend(n for n in ast.walk(node) if isinstance(n, ast.Global))
+            stack.extend(n for n in nodes(node) if isinstance(n, ast.Global))
             continue
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             if node.value is not None:
@@ -208,11 +208,11 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
         if not _constant(default, aliases, allowed_globals):
             _fail(f"line {default.lineno}: a default of the kernel `{fn.name}`'s parameters is not "
                   "a constant; kernel parameters default to literals or Triton constants")
-    local = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)} | {
-        n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    local = {a.arg for a in nodes(fn.args) if isinstance(a, ast.arg)} | {
+        n.id for n in nodes(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     # Only the body: decorator arguments (autotune configs, heuristics) run on the host at
     # import or launch time, like any other module-level code, and are checked as such.
-    body = [node for stmt in fn.body for node in ast.walk(stmt)]
+    body = [node for stmt in fn.body for node in nodes(stmt)]
     inner = {id(n.value) for n in body if isinstance(n, ast.Attribute)}
     for node in body:
         if (isinstance(node, ast.Attribute) and id(node) not in inner and root(node) not in local

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from .source_names import binding_counts, bound_names, dotted, type_test
+from .source_names import binding_counts, bound_names, dotted, nodes, type_test
 
 OWNERS = ("self", "cls")
 # Decorators after which the first parameter is still the instance (or the class).
@@ -41,7 +41,7 @@ def own_accesses(tree: ast.Module, aliases: dict[str, str]) -> set[int]:
     """ids of the `self.x`/`cls.x` nodes (loads and stores) that are the submission's own: its
     private state (`self._cache`), and public names that other objects' attributes refuse
     (`self.buffer`: only what the file stored there)."""
-    if any(_rebinds_owner(n) for n in ast.walk(tree)):
+    if any(_rebinds_owner(n) for n in nodes(tree)):
         return set()  # `self = torch` somewhere (or `case self:`): nothing is judged own
     bound = _bound_names(tree)
     own = _class_constants(tree)
@@ -63,8 +63,8 @@ def _class_constants(tree: ast.Module) -> set[int]:
         if isinstance(cls, ast.ClassDef) and counts.get(cls.name) == 1:
             constants[cls.name] = {t.id for stmt in cls.body if isinstance(stmt, (ast.Assign, ast.AnnAssign))
                                    for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
-                                   for t in ast.walk(target) if isinstance(t, ast.Name)}
-    return {id(n) for n in ast.walk(tree)
+                                   for t in nodes(target) if isinstance(t, ast.Name)}
+    return {id(n) for n in nodes(tree)
             if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
             and n.attr in constants.get(n.value.id, ())}
 
@@ -94,7 +94,7 @@ def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, st
     judged the same way (`cls.get(torch)`, `k = cls`), and so is a method named inside its own
     class body (`stolen = staticmethod(get)`)."""
     rebound = bound_names(tree) - set(aliases)
-    defs = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    defs = {n.name: n for n in nodes(tree) if isinstance(n, ast.ClassDef)}
 
     def plain_methods(cls: ast.ClassDef, seen=()) -> set[str]:
         own = {stmt.name for stmt in cls.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -107,8 +107,8 @@ def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, st
 
     methods = {name: plain_methods(cls) for name, cls in defs.items()}
     methods["cls"] = set().union(*methods.values()) if methods else set()
-    parents = {id(child): parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
-    for node in ast.walk(tree):
+    parents = {id(child): parent for parent in nodes(tree) for child in ast.iter_child_nodes(parent)}
+    for node in nodes(tree):
         named = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
         if not (named in methods and isinstance(node.ctx, ast.Load)):
             continue  # a class by its name, or a nested one read off its outer class (`Outer.Inner`)
@@ -152,7 +152,7 @@ def _allowed_class_use(node, parents: dict, annotations: set[int], methods: set[
 
 def _methods(tree: ast.Module, aliases: dict[str, str]):
     rebound = bound_names(tree) - set(aliases)  # `def property(f): return staticmethod(f)`
-    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+    for cls in (n for n in nodes(tree) if isinstance(n, ast.ClassDef)):
         properties = {stmt.name for stmt in cls.body if isinstance(stmt, ast.FunctionDef)
                       and any(_decorator_name(d, aliases, rebound) == "property" for d in stmt.decorator_list)}
         for stmt in cls.body:
@@ -192,7 +192,7 @@ def _decorator_name(node: ast.AST, aliases: dict[str, str], rebound: set[str] = 
 
 def _bound_names(tree: ast.Module) -> set[str]:
     names = set()
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
                 and isinstance(node.value, ast.Name) and node.value.id in OWNERS):
             names.add(node.attr)
@@ -202,7 +202,7 @@ def _bound_names(tree: ast.Module) -> set[str]:
                     names.add(stmt.name)
                 elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
                     targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-                    names |= {t.id for target in targets for t in ast.walk(target)
+                    names |= {t.id for target in targets for t in nodes(target)
                               if isinstance(t, ast.Name)}
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
               and node.func.attr in _REGISTRATIONS and node.args
@@ -219,7 +219,7 @@ def plain_class_accesses(tree: ast.Module, aliases: dict[str, str], own: set[int
     file's own such classes), with no metaclass: no inherited attribute answers to a name the
     file stores itself, so `self.buffer` there is only what the file put there."""
     counts = binding_counts(tree)
-    defs = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    defs = {n.name: n for n in nodes(tree) if isinstance(n, ast.ClassDef)}
 
     def plain(cls: ast.ClassDef, seen: tuple = ()) -> bool:
         if cls.keywords or counts.get(cls.name, 0) != 1:
@@ -232,4 +232,4 @@ def plain_class_accesses(tree: ast.Module, aliases: dict[str, str], own: set[int
                 return False
         return True
 
-    return {id(n) for cls in defs.values() if plain(cls) for n in ast.walk(cls) if id(n) in own}
+    return {id(n) for cls in defs.values() if plain(cls) for n in nodes(cls) if id(n) in own}

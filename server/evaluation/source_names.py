@@ -7,10 +7,20 @@ from __future__ import annotations
 import ast
 
 
+def nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node under `tree` in `ast.walk`'s order, listed once per tree: the static rules walk
+    the same module and kernel bodies dozens of times a check (most of its time, walked anew each
+    time). Parsed trees are never changed, so the list stays true; callers must not change it."""
+    listed = tree.__dict__.get("_walked")
+    if listed is None:
+        listed = tree._walked = list(ast.walk(tree))
+    return listed
+
+
 def import_aliases(tree: ast.Module) -> dict[str, str]:
     """Local name -> the dotted name it stands for, from every import in the file."""
     aliases: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, ast.Import):
             for a in node.names:
                 aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
@@ -61,9 +71,16 @@ def where(node: ast.AST) -> str:
 
 def binding_counts(tree: ast.Module) -> dict[str, int]:
     """How many times each name is bound anywhere (assignments, loops, parameters...): a name
-    bound once can be followed to its value."""
+    bound once can be followed to its value. Counted once per tree; each caller gets a copy."""
+    counted = tree.__dict__.get("_binding_counts")
+    if counted is None:
+        counted = tree._binding_counts = _count_bindings(tree)
+    return dict(counted)
+
+
+def _count_bindings(tree: ast.Module) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         names = [node.id] if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) else \
             [node.arg] if isinstance(node, ast.arg) else \
             [node.name] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from .cuda_sources import CLOCKS_REASON, PROFILER_REASON, STREAMS_REASON, check_cuda_sources, load_inline_sources
 from .kernel_body import check_kernel, kernel_globals
 from .own_attributes import misused_class, own_accesses, plain_class_accesses
-from .source_names import (binding_counts, bound_names, dotted, import_aliases, literal_getattr, root,
-                           type_test, where)
+from .source_names import (binding_counts, bound_names, dotted, import_aliases, literal_getattr, nodes,
+                           root, type_test, where)
 from .stages import STATIC_CHECK, StageFailure
 
 _GENERATED = "generated code is not a hand-written kernel; write the kernel yourself"
@@ -506,19 +506,19 @@ def _check_module_values(tree: ast.Module, aliases: dict[str, str]) -> None:
     argument, a lambda) would carry torch past every rule keyed on resolved names. Simple
     assignments of other names the imports reach (`T = torch.Tensor`) become aliases instead,
     bound once."""
-    inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    inner = {id(n.value) for n in nodes(tree) if isinstance(n, ast.Attribute)}
     # `getattr(tl, "float32")`, `hasattr(tl.extra, "cuda")`: attribute reads, checked as names
-    inner |= {id(n.args[0]) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    inner |= {id(n.args[0]) for n in nodes(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
               and n.func.id in ("getattr", "hasattr") and len(n.args) >= 2
               and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str)}
-    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    called = {id(n.func) for n in nodes(tree) if isinstance(n, ast.Call)}
     stores = binding_counts(tree)
-    simple = {id(n.value): n.targets[0].id for n in ast.walk(tree) if isinstance(n, ast.Assign)
+    simple = {id(n.value): n.targets[0].id for n in nodes(tree) if isinstance(n, ast.Assign)
               and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
     changed = True
     while changed:  # aliases of aliases
         changed = False
-        for node in ast.walk(tree):
+        for node in nodes(tree):
             if not isinstance(node, (ast.Name, ast.Attribute)) or id(node) in inner or id(node) in called:
                 continue
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -556,7 +556,7 @@ def _check_reserved_names(tree: ast.Module, aliases: dict[str, str]) -> None:
     for name in sorted(set(aliases) & set(dir(builtins))):
         _fail(f"{where(_binding_of(tree, name))}: `{name}` is the name of a Python builtin; bind "
               "modules and their objects under names of their own")
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, ast.Name):
             name = node.id
         elif isinstance(node, ast.arg):
@@ -574,7 +574,7 @@ def _check_reserved_names(tree: ast.Module, aliases: dict[str, str]) -> None:
 
 def _binding_of(tree: ast.Module, name: str) -> ast.AST:
     """The first import or assignment that binds `name` (for the message's line)."""
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
                 (a.asname or a.name.split(".")[0]) == name for a in node.names):
             return node
@@ -615,29 +615,29 @@ def _check_import_allowed(module: str, node: ast.AST) -> None:
 
 
 def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> None:
-    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    called = {id(n.func) for n in nodes(tree) if isinstance(n, ast.Call)}
+    inner = {id(n.value) for n in nodes(tree) if isinstance(n, ast.Attribute)}
     # `type(x) is T` only: `==`, `in` & co. hand the class to a method the submission defines
-    compared = {id(x) for n in ast.walk(tree) if isinstance(n, ast.Compare)
+    compared = {id(x) for n in nodes(tree) if isinstance(n, ast.Compare)
                 and all(isinstance(op, (ast.Is, ast.IsNot)) for op in n.ops) for x in (n.left, *n.comparators)}
     # `type(x).__name__` and `x.__class__.__name__` (messages, reprs) read only a name
-    named = {id(n.value) for n in ast.walk(tree)
+    named = {id(n.value) for n in nodes(tree)
              if isinstance(n, ast.Attribute) and n.attr in ("__name__", "__qualname__")}
     compared |= named
     bound = bound_names(tree)
     known = bound | set(aliases) | set(dir(builtins)) | {"__name__", "__file__", "__doc__"}
-    argless_calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and not n.args
+    argless_calls = {id(n.func) for n in nodes(tree) if isinstance(n, ast.Call) and not n.args
                      and not n.keywords}
     own = own_accesses(tree, aliases)
     plain_own = plain_class_accesses(tree, aliases, own)
-    misused = misused_class(tree, {id(n) for a in _annotations(tree) for n in ast.walk(a)}, aliases)
+    misused = misused_class(tree, {id(n) for a in _annotations(tree) for n in nodes(a)}, aliases)
     if misused is not None:
         _fail(f"{where(misused)}: `{getattr(misused, 'id', None) or misused.attr}` (a class of "
               "yours, or one of its methods) may only be called, named as a base, tested with "
               "isinstance/issubclass/super or `is`, iterated, indexed, or have its constants read: "
               "a method read off its class (`Holder.get`), or the class under another name "
               "(`K = Holder`), can be called with any object as `self`")
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in known:
             # e.g. what Triton's interpreter copies into a module's globals at the first launch
             _fail(f"{where(node)}: `{node.id}` is not defined in your file; use only names you "
@@ -961,9 +961,9 @@ def _check_legacy_constructors(tree: ast.Module, aliases: dict[str, str]) -> Non
     one other argument is data, whose memory the tensor shares); their types only named in
     annotations, type tests and typing generics (`(torch.FloatTensor,)[0](arr)` and
     `m = x.new; m(arr)` call them unseen)."""
-    annotations = {id(n) for a in _annotations(tree) for n in ast.walk(a)}
-    parents = {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
-    for node in ast.walk(tree):
+    annotations = {id(n) for a in _annotations(tree) for n in nodes(a)}
+    parents = {id(c): p for p in nodes(tree) for c in ast.iter_child_nodes(p)}
+    for node in nodes(tree):
         if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(node.ctx, ast.Load):
             continue
         name = dotted(node, aliases) or ""
@@ -1015,7 +1015,7 @@ def _check_dynamic_attribute(node: ast.Call) -> None:
 
 
 def _annotations(tree: ast.Module):
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, ast.arg) and node.annotation is not None:
             yield node.annotation
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
@@ -1037,21 +1037,21 @@ def _plain_type_text(text: str) -> bool:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, UnicodeError, RecursionError, MemoryError):
         return False
-    return all(isinstance(n, _TYPE_TEXT_NODES) for n in ast.walk(tree)) and not any(
+    return all(isinstance(n, _TYPE_TEXT_NODES) for n in nodes(tree)) and not any(
         (isinstance(n, ast.Name) and n.id.startswith("_")) or (isinstance(n, ast.Attribute) and n.attr.startswith("_"))
         or (isinstance(n, ast.Constant) and not (n.value is None or isinstance(n.value, (int, str))))
-        for n in ast.walk(tree))
+        for n in nodes(tree))
 
 
 def _check_magic_methods(tree: ast.Module) -> None:
     """Methods that run evaluator-invisible code later, or intercept torch for a whole type."""
     for annotation in _annotations(tree):
-        for n in ast.walk(annotation):
+        for n in nodes(annotation):
             if isinstance(n, ast.Constant) and isinstance(n.value, str) and not _plain_type_text(n.value):
                 _fail(f"line {annotation.lineno}: string annotations other than plain type names "
                       "(`\"torch.Tensor\"`, `\"Optional[int]\"`) are not allowed: evaluated later, "
                       "they are code the static check cannot read")
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in MAGIC_METHODS:
             _fail(f"line {node.lineno}: defining `{node.name}` is not allowed: {MAGIC_METHODS[node.name]}")
         # bound any other way in a class body: `for __float__ in ...`, `import f as __index__`
@@ -1101,16 +1101,16 @@ def _decorator_names(fn: ast.FunctionDef, aliases: dict[str, str]) -> list[str]:
 def _check_jit_as_decorator(tree: ast.Module, aliases: dict[str, str]) -> None:
     """`triton.jit` only as a decorator: `kernel = triton.jit(body)` makes a kernel whose body
     the kernel-body rules would never read (in the interpreter it ran numpy)."""
-    decorating = {id(d.func if isinstance(d, ast.Call) else d) for fn in ast.walk(tree)
+    decorating = {id(d.func if isinstance(d, ast.Call) else d) for fn in nodes(tree)
                   if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
                   for d in fn.decorator_list}
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if (isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in decorating
                 and isinstance(getattr(node, "ctx", None), ast.Load)
                 and dotted(node, aliases) in JIT_DECORATORS):
             _fail(f"{where(node)}: `triton.jit` may only decorate a kernel (`@triton.jit`), so "
                   "that its body is checked as one")
-    for fn in ast.walk(tree):  # and it wraps that very body: under it no other decorator
+    for fn in nodes(tree):  # and it wraps that very body: under it no other decorator
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         names = _decorator_names(fn, aliases)
@@ -1129,7 +1129,7 @@ def _check_jit_as_decorator(tree: ast.Module, aliases: dict[str, str]) -> None:
 def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
     _check_jit_as_decorator(tree, aliases)
     kernels, autotuned = [], False
-    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    functions = [n for n in nodes(tree) if isinstance(n, ast.FunctionDef)]
     jitted = [fn for fn in functions if any(d in JIT_DECORATORS for d in _decorator_names(fn, aliases))]
     allowed_globals, constants = kernel_globals(tree, aliases, jitted)
     for fn in jitted:
@@ -1141,18 +1141,18 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
              "from ModelNew.forward as `kernel[grid](...)`")
     launched = {
         n.func.value.id
-        for n in ast.walk(tree)
+        for n in nodes(tree)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)
         and isinstance(n.func.value, ast.Name)
     }
-    launched |= {n.func.value.attr for n in ast.walk(tree) if isinstance(n, ast.Call)
+    launched |= {n.func.value.attr for n in nodes(tree) if isinstance(n, ast.Call)
                  and isinstance(n.func, ast.Subscript) and isinstance(n.func.value, ast.Attribute)}
     if not launched & set(kernels) and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)
-                                           for n in ast.walk(tree)):
+                                           for n in nodes(tree)):
         # `kernel = a if ... else b; kernel[grid](...)`, `self.kernel = k`, `KERNELS["k"]`: a
         # launch of something a kernel's name was read into, outside kernel bodies
-        in_kernels = {id(n) for fn in jitted for n in ast.walk(fn)}
-        launched |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+        in_kernels = {id(n) for fn in jitted for n in nodes(fn)}
+        launched |= {n.id for n in nodes(tree) if isinstance(n, ast.Name)
                      and isinstance(n.ctx, ast.Load) and id(n) not in in_kernels}
     _require(bool(launched & set(kernels)),
              f"Triton mode: your kernels ({', '.join(kernels)}) are never launched; launch one "
@@ -1164,7 +1164,7 @@ def _check_kernels_read_only(tree: ast.Module, kernels: set[str]) -> None:
     """A kernel object is launched, never changed: assigning into it (`k.rewritten_fn[k.fn] =
     body`, `k.fn = other`, `setattr(k, ...)`, `del k.x`) swapped what the interpreter runs for a
     function no rule had read."""
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         targets = []
         if isinstance(node, (ast.Assign, ast.Delete)):
             targets = node.targets
@@ -1174,7 +1174,7 @@ def _check_kernels_read_only(tree: ast.Module, kernels: set[str]) -> None:
               and node.func.id in ("setattr", "delattr") and node.args):
             targets = [ast.Attribute(value=node.args[0], attr="?", ctx=ast.Store(), lineno=node.lineno)]
         for target in targets:
-            for part in ast.walk(target):
+            for part in nodes(target):
                 if isinstance(part, (ast.Attribute, ast.Subscript)) and root(part) in kernels:
                     _fail(f"{where(node)}: `{root(part)}` is a kernel: launch it, do not change it "
                           "(its attributes and caches decide what runs)")
@@ -1182,5 +1182,5 @@ def _check_kernels_read_only(tree: ast.Module, kernels: set[str]) -> None:
 
 def _calls(tree: ast.Module, aliases: dict[str, str], name: str) -> bool:
     return any(
-        isinstance(n, ast.Call) and dotted(n.func, aliases) == name for n in ast.walk(tree)
+        isinstance(n, ast.Call) and dotted(n.func, aliases) == name for n in nodes(tree)
     )
