@@ -45,6 +45,10 @@ if [ "$PHASE" = all ] || [ "$PHASE" = bench ]; then
     { for c in ReLU Frobenius; do python3 bench/step_profile.py --kernelbench-dir "$KB" --only $c; done
       python3 bench/step_profile.py --only ReLU; } 2>&1 | grep -v -i warn | tee "$LOGS/step-profile.log"
   fi
+  echo "== honest settle tails vs their calibration (bench/tail_calibration.py)"
+  python3 bench/tail_calibration.py 2>&1 | grep -v -i warn | tee "$LOGS/tail-calibration.log"
+  echo "== an evaluation process's warm-up (bench/prewarm_profile.py)"
+  python3 bench/prewarm_profile.py --children 2 2>&1 | grep -v -i warn | grep -v "^    " | tee "$LOGS/prewarm-profile.log"
   echo "== timing setup vs full-size ReLU (bench/timing_bias.py)"
   python3 bench/timing_bias.py --processes 3 2>&1 | grep -v -i warn | tee "$LOGS/timing-bias.log" | tail -10
 fi

@@ -66,7 +66,8 @@ def main() -> None:
         tail = timing.settle_tail_ms(dev, int(ms * 1e-3 * rate))
         print(f"  {ms:4.1f} ms: {tail:.4f} ms")
     lead = int(timing.LEAD_S * rate)
-    for label, shape in (("16x4096", (16, 4096)), ("4096x393216", (4096, 393216))):
+    for label, shape in (("16x4096", (16, 4096)), ("1024x393216", (1024, 393216)),
+                         ("4096x393216", (4096, 393216))):
         x = torch.rand(*shape, device=dev) * 2 - 1
         r = trials(lambda: torch.relu(x), lead, args.trials)
         print(f"{label:12s} to end {r['to_end']:.4f} ms, to settled {r['to_settled']:.4f} ms "
