@@ -1,10 +1,10 @@
 """Stage 4, timing: median device time of one forward, measured the same way for both sides.
 
 On a GPU each trial flushes L2 (writing a buffer twice its size), keeps the GPU busy for twice the
-host time of a call (the fastest warm-up's, then the timed calls' median), between 0.1 and 1 ms (a
-spin kernel calibrated after the warm-up calls: the lead), then, inside the per-call hook (the dispatch guard), records a start event,
-calls forward and records the end event; outside it, it records that the host is back (issued),
-synchronises the whole device and records when it settled. The trial is start-to-end, unless
+host time of a call (the fastest warm-up's, then the timed calls' median), between 0.1 and 1 ms
+(a spin kernel calibrated after the warm-up calls: the lead), then, inside the per-call hook (the
+dispatch guard), records a start event, calls forward and records the end event; outside it, it
+records that the host is back (issued), synchronises the whole device and records when it settled. The trial is start-to-end, unless
 the device kept working well past the host's return (work left on another stream): then
 start-to-settled. So the interval is device time: host-side launch costs (Triton's launcher, eager
 dispatch, the dispatch guard's Python checks) overlap the lead instead of leaving the GPU idle
@@ -43,10 +43,11 @@ CPU_TRIALS = 3
 L2_FLUSH_BYTES = 2 * 64 * 1024 * 1024  # twice the largest L2 we target (H200: 60 MB)
 # GPU busy time ahead of each timed call, so the host's issuing of it (under the guard: ~0.2 ms for
 # one Triton launch on the H200's host) is not timed: twice the fastest warm-up call's host time,
-# then twice the timed calls' median host time once that is more, within [LEAD_S, LEAD_MAX_S]. A submission can lengthen it only up to the cap by slow warm-up
-# calls; all a lead could hide is work not ordered after the start event (streams of its own,
-# refused statically) or queued ahead of it by code running outside the call (the evaluator stops
-# cyclic garbage collection, whose finalizers could).
+# then twice the timed calls' median host time once that is more, within [LEAD_S, LEAD_MAX_S]. A
+# submission can lengthen it only up to the cap by slow calls; all a lead could hide is work not
+# ordered after the start event (streams of its own, refused statically) or queued ahead of it by
+# code running outside the call (the evaluator stops cyclic garbage collection, whose finalizers
+# could).
 LEAD_S = 100e-6
 LEAD_MAX_S = 1e-3
 LEAD_FACTOR = 2.0

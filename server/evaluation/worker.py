@@ -2,9 +2,9 @@
 
 `python -m server.evaluation.worker --device cuda:0` imports torch and triton once (~5 s) but
 never initialises CUDA; each evaluation runs in a child forked from it, which creates its own
-CUDA context (~0.3 s) and exits when done. The next step's child is forked as soon as a step
-is over and warms up (its context, the evaluator's own kernels) while the
-server answers and the next submission is written. So nothing an evaluation does - patched torch, stray
+CUDA context (~0.25 s) and exits when done. The next step's child is forked as soon as a step
+is over and warms up (its context, the evaluator's own kernels) while the server answers and the
+next submission is written. So nothing an evaluation does - patched torch, stray
 threads, a corrupted CUDA context, leaked memory, files in its scratch directory - outlives it.
 
 The host enforces each stage's time limit and a memory limit, and turns a child that dies or hangs
@@ -45,9 +45,10 @@ class Host:
 
     def _run(self, spec: dict, first_stage: str, req: EvalRequest) -> ChildOutcome:
         """The next step's process is forked once a step is over, never beside it: on the H200
-        a process making its CUDA context beside a timed step gave that step's timing outliers
-        (bench/results/2026-12-01-h200-s12-spare-ab.log: a speedup of 0.13 among 0.87 at
-        boost clocks), for 20-150 ms less wait."""
+        a process making its CUDA context beside a timed step gave that step more timing
+        outliers (bench/results/2026-12-01-h200-s12-spare-ab.log: a speedup of 0.13 among 0.87
+        at boost clocks; competing for the host, it slows the issue of timed calls past the
+        timer's lead), for 7-35 ms less wait."""
         self.prepare_spare()
         spare, self.spare = self.spare, None
         spare.send(spec)
