@@ -144,15 +144,22 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
     def _from_result(self, r: EvalResult) -> KernelObservation:
         roof = r.roofline or {}
         return self._observation(
-            stage=r.stage, error_class=r.error_class, feedback=r.feedback, correct=r.correct,
+            stage=r.stage, error_class=r.error_class, feedback=_text(r.feedback), correct=r.correct,
             reward=r.reward, trials_passed=r.trials_passed, trials_total=r.trials_total,
             max_abs_error=r.max_abs_error, runtime_ms=r.runtime_ms, ref_runtime_ms=r.ref_runtime_ms,
             speedup=r.speedup, runtime_spread=r.runtime_spread, timing_meaningful=r.timing_meaningful,
             device=r.device, bound=roof.get("bound"), arithmetic_intensity=roof.get("arithmetic_intensity"),
             t_min_ms=roof.get("t_min_ms"), roofline_frac=roof.get("roofline_frac"),
             ref_roofline_frac=roof.get("ref_roofline_frac"), roofline_gpu=roof.get("roofline_gpu"),
-            stage_seconds=r.stage_seconds, metadata={"notes": r.notes} if r.notes else {},
+            stage_seconds=r.stage_seconds, metadata={"notes": [_text(n) for n in r.notes]} if r.notes else {},
         )
+
+
+def _text(feedback: str) -> str:
+    """Feedback quotes what the submission's code produced (an exception's message, a compiler's
+    output): a lone surrogate there is no UTF-8 and would fail the observation's serialisation,
+    after the turn was counted; it is shown escaped (\\ud800)."""
+    return feedback.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 MAX_EPISODE_ID = 128

@@ -268,3 +268,14 @@ def test_an_evaluator_failure_costs_no_turn(cpu_server):
         assert third.error_class == "internal_error" and third.counted and third.turn == 1
         good = env.step(KernelAction(code=kernel_source("legit", "relu"))).observation
         assert good.stage == "scored" and good.counted and good.turn == 2 and good.done
+
+
+def test_feedback_quoting_a_lone_surrogate_reaches_the_client(cpu_server):
+    """An exception message is the submission's text: a lone surrogate in it is no UTF-8, and
+    serialising the observation failed after the turn was counted; it arrives escaped."""
+    code = kernel_source("adversarial", "exception_message_lone_surrogate")
+    with KernelEnv(base_url=cpu_server["url"]).sync() as env:
+        env.reset(task_id="level1/19_ReLU")
+        obs = env.step(KernelAction(code=code)).observation
+    assert obs.error_class == "runtime_error" and obs.turn == 1
+    assert "bad \\ud800 text" in obs.feedback

@@ -38,3 +38,39 @@ def test_dropout_reference_is_compared_in_eval_mode():
     finally:
         ev.close()
     assert result.stage == "scored" and result.correct, result.feedback
+
+
+WARNING_RELU = '''import warnings
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """ReLU whose forward warns, as some KernelBench references' deprecated arguments do."""
+
+    def forward(self, x):
+        warnings.warn("this reference warns on every call", UserWarning)
+        return torch.relu(x)
+
+
+def get_inputs():
+    return [torch.rand(16, 256) * 2 - 1]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_a_submission_making_warnings_errors_cannot_break_the_reference():
+    """`warnings.simplefilter("error")` in a submission made a warning reference raise inside the
+    evaluator (internal_error: a free retry); the reference computes with warnings ignored."""
+    relu = kernel_source("legit", "relu").replace("import torch\n", "import warnings\n\nimport torch\n", 1)
+    relu += '\nwarnings.simplefilter("error")\n'
+    ev = CpuEvaluator()
+    try:
+        result = ev.evaluate(relu, WARNING_RELU, task_id="level1/99_Warning_ReLU")
+    finally:
+        ev.close()
+    assert result.stage == "scored" and result.correct, result.feedback

@@ -22,6 +22,7 @@ import tempfile
 import time
 import traceback
 
+from .feedback import type_name
 from .protocol import EvalRequest
 from .stages import CORRECTNESS
 
@@ -106,9 +107,22 @@ def _child_main(job, write_fd: int, workdir: str, keep: tuple = (), token: str =
     try:
         payload = job(lambda stage: send({"event": "stage", "stage": stage}))
         send({"event": "done", "payload": payload})
-    except BaseException:  # the evaluator's own failure: report it, never hang the host
-        send({"event": "error", "traceback": traceback.format_exc()[-3000:]})
+    except BaseException as exc:  # the evaluator's own failure: report it, never hang the host
+        send({"event": "error", "traceback": _formatted(exc)[-3000:]})
     os._exit(0)
+
+
+def _formatted(exc: BaseException) -> str:
+    """The traceback, or, where formatting it runs code that raises (a submission's exception
+    chained in as the context), the evaluator's own frames and the exception's type."""
+    try:
+        return traceback.format_exc()
+    except BaseException:  # noqa: BLE001
+        try:
+            frames = "".join(traceback.format_list(traceback.extract_tb(exc.__traceback__)))
+        except BaseException:  # noqa: BLE001
+            frames = ""
+        return f"Traceback (most recent call last):\n{frames}{type_name(exc)}"
 
 
 class Child:

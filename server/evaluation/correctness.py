@@ -185,6 +185,10 @@ def check_inputs_unchanged(inputs: list, saved: list, label: str) -> None:
         if torch.is_tensor(x) and type(x) is not torch.Tensor:  # a swapped __class__ runs hooks
             raise StageFailure(CORRECTNESS, "tampering", f"{label}: input {i} is no longer a plain "
                                "torch.Tensor; do not change your inputs' type")
+        if torch.is_tensor(x) and torch.is_tensor(s) and (
+                x.has_names() or x.shape != s.shape or x.dtype != s.dtype):  # in place, unguarded
+            _fail("input_mutated", f"{label}: forward changed input {i}'s shape, dtype or "
+                  "dimension names in place; inputs are read-only")
         if torch.is_tensor(x) and not (torch.is_tensor(s) and fused_compare.identical(x, s)):
             _fail("input_mutated", f"{label}: forward wrote into input {i}; inputs are read-only, "
                   "write results to a tensor you allocate")

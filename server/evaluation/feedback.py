@@ -15,7 +15,25 @@ def clip(text: str, limit: int = MAX_FEEDBACK_CHARS) -> str:
 
 
 def describe_exception(exc: BaseException, candidate_file: str | None = None) -> str:
-    """The exception line plus the frames in the submission's own file (the evaluator's are noise)."""
+    """The exception line plus the frames in the submission's own file (the evaluator's are noise).
+    The exception is the submission's: formatting it runs its code (`__str__`, a `__notes__`
+    property, a SyntaxError's fields), which may raise too; then only its type is said."""
+    try:
+        return _described(exc, candidate_file)
+    except BaseException:  # noqa: BLE001 (KeyboardInterrupt from a __str__ included)
+        return f"{type_name(exc)} (its message could not be read: formatting it raised)"
+
+
+def type_name(exc: BaseException) -> str:
+    """An exception's class name, read without running any of the class's own code."""
+    try:
+        name = type.__dict__["__qualname__"].__get__(type(exc))  # not a metaclass's property
+        return name if type(name) is str else "an exception"
+    except BaseException:  # noqa: BLE001
+        return "an exception"
+
+
+def _described(exc: BaseException, candidate_file: str | None) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     own = [f for f in frames if candidate_file and f.filename == candidate_file]
     where = "".join(f"  line {f.lineno}, in {f.name}: {(f.line or '').strip()}\n" for f in own[-3:])

@@ -12,6 +12,7 @@ import copy
 import os
 import secrets
 import time
+import warnings
 from typing import Callable
 
 import torch
@@ -408,6 +409,7 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
     if guard.violation is not None:
         raise StageFailure(CORRECTNESS, "forbidden_op", str(guard.violation))
     _check_no_kernel_failure(guard, CORRECTNESS)
+    check_grad_mode(CORRECTNESS, label)
     check_returned(inputs, out, CORRECTNESS, label)
     return out
 
@@ -438,6 +440,17 @@ _COMPARABLE = {torch.float16, torch.bfloat16, torch.float32, torch.float64, torc
                torch.int64} | {getattr(torch, f"uint{b}") for b in (16, 32, 64) if hasattr(torch, f"uint{b}")}
 
 
+def check_grad_mode(stage: str, label: str) -> None:
+    """Calls run with autograd off (the evaluator's `torch.no_grad()`); a forward that turns it on
+    and leaves it on (`torch.set_grad_enabled(True)`: not an operator, so no guard sees it) would
+    have the evaluator's own arithmetic record graphs and refuse its `out=` buffers."""
+    if torch.is_grad_enabled():
+        torch.set_grad_enabled(False)
+        raise StageFailure(stage, "tampering", f"{label}: your forward turned autograd on and left "
+                           "it on (torch.set_grad_enabled(True)); calls run without autograd: use "
+                           "`with torch.enable_grad():` where you need it, which restores the mode")
+
+
 def check_returned(inputs: list, out, stage: str, label: str) -> None:
     """What a call returned and left behind, before anything reads it: plain, dense tensors
     (exact types) of a comparable dtype on the inputs' device, carrying no Python state, nor
@@ -449,10 +462,18 @@ def check_returned(inputs: list, out, stage: str, label: str) -> None:
                            f" ({kinds}); return a torch.Tensor or a tuple or list of plain "
                            "torch.Tensor (subclasses run code where the evaluator reads them)")
     device = next((x.device for x in inputs if type(x) is torch.Tensor), None)
+    for i, x in enumerate(inputs):
+        if type(x) is torch.Tensor and x.has_names():  # rename_: no operator, so unguarded
+            raise StageFailure(stage, "input_mutated", f"{label}: forward named input {i}'s "
+                               "dimensions in place; inputs are read-only")
     for i, o in enumerate(outputs):
         if o.layout != torch.strided or o.is_meta or (device is not None and o.device != device):
             raise StageFailure(stage, "not_a_tensor", f"{label}: output {i} is a {o.layout} tensor "
                                f"on {o.device}; return dense (strided) tensors on {device}")
+        if o.is_nested or o.has_names():
+            raise StageFailure(stage, "not_a_tensor", f"{label}: output {i} is a "
+                               f"{'nested' if o.is_nested else 'named'} tensor; return plain "
+                               "tensors (no nested tensors, no dimension names)")
         if o.dtype not in _COMPARABLE:
             raise StageFailure(stage, "dtype_mismatch", f"{label}: output {i} has dtype {o.dtype}, "
                                "which the comparison cannot read; return the reference's dtype")
@@ -481,7 +502,10 @@ class _ReferenceSide:
         restore(self.model, self.state)
         if self.model64 is not None:
             restore(self.model64, self.state64)
-        return reference_output(self.model, inputs, self.model64)
+        # whatever the submission's code left behind: autograd on, warnings made errors
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return reference_output(self.model, inputs, self.model64)
 
 
 def _correctness(req, reference, reference_side, new_model, guard, device, snap, profile, result) -> None:
@@ -554,6 +578,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     hooks_before = result.defence_seconds
 
     def observed(out):
+        check_grad_mode(TIMING, "a timed call")
         check_returned(inputs, out, TIMING, "a timed call")
         sampler.observe(out)
 

@@ -1,0 +1,33 @@
+# task: level1/19_ReLU
+# expect: runtime_error
+# why: an exception whose __notes__ always raises: the evaluation process died formatting it and the feedback blamed os._exit
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n_elements
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, tl.maximum(x, 0.0), mask=mask)
+
+
+def relu(x):
+    out = torch.empty_like(x)
+    n = x.numel()
+    relu_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)
+    return out
+
+class Oops(Exception):
+    @property
+    def __notes__(self):
+        raise ValueError("no notes")
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = relu(x)
+        raise Oops("boom")
