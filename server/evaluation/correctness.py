@@ -205,6 +205,9 @@ def check_deterministic(first, second, *, atol: float, rtol: float, label: str) 
     if len(firsts) != len(seconds) or any(a.shape != b.shape for a, b in zip(firsts, seconds)):
         _fail("nondeterministic", f"{label}: two runs on the same input returned differently "
               "shaped results")
+    if any(a.dtype != b.dtype or a.device != b.device for a, b in zip(firsts, seconds)):
+        _fail("nondeterministic", f"{label}: two runs on the same input returned results of "
+              "different dtypes or devices")
     for a, b in zip(firsts, seconds):
         if _within(a, b, atol, rtol):
             continue

@@ -226,9 +226,21 @@ def carried_state(inputs: list, outputs: list) -> list[str]:
     return found
 
 
+# What `nn.Buffer` marks its tensor with (plain flags, kept on the cpu evaluator where `.to()`
+# returns the same tensor): not state a submission attached.
+_BUFFER_MARKS = frozenset({"_is_buffer", "persistent"})
+
+
+def _own_state(t: torch.Tensor) -> bool:
+    attrs = vars(t)
+    return bool(attrs) and not (attrs.keys() <= _BUFFER_MARKS
+                                and all(type(v) is bool for v in attrs.values()))
+
+
 def _carries(x: torch.Tensor) -> bool:
     for t in (x, x._base) if x._base is not None else (x,):
-        if (vars(t) or t.grad is not None or t.requires_grad or t.grad_fn is not None
+        # .grad last: on a non-leaf it warns (an error under the submission's warning filters)
+        if (_own_state(t) or t.requires_grad or t.grad_fn is not None or t.grad is not None
                 or t._backward_hooks or getattr(t, "_post_accumulate_grad_hooks", None)):
             return True
         storage = t.untyped_storage()

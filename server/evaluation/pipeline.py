@@ -16,6 +16,7 @@ import warnings
 from typing import Callable
 
 import torch
+from torch.autograd import forward_ad
 
 from . import build_gate, fused_compare, integrity, provenance, roofline
 from . import perturb as perturbation
@@ -243,9 +244,11 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
     if profile.get("replayable") is None:  # a profile cached before it recorded this
         profile = dict(profile, replayable=replayable(reference.get_inputs, device, req.input_seed))
     with clock.stage(CORRECTNESS), torch.no_grad():
-        _correctness(req, reference, reference_side, new_model, guard, device, snap, profile, result)
+        signature = _correctness(req, reference, reference_side, new_model, guard, device, snap,
+                                 profile, result)
     with clock.stage(TIMING), torch.no_grad():
-        _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result, kernels)
+        _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result,
+                kernels, signature)
         if req.language == "cuda":
             _check_registrations(workdir, TIMING, result)
     with clock.stage(SCORED):
@@ -409,7 +412,7 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
     if guard.violation is not None:
         raise StageFailure(CORRECTNESS, "forbidden_op", str(guard.violation))
     _check_no_kernel_failure(guard, CORRECTNESS)
-    check_grad_mode(CORRECTNESS, label)
+    check_modes(CORRECTNESS, label)
     check_returned(inputs, out, CORRECTNESS, label)
     return out
 
@@ -440,15 +443,22 @@ _COMPARABLE = {torch.float16, torch.bfloat16, torch.float32, torch.float64, torc
                torch.int64} | {getattr(torch, f"uint{b}") for b in (16, 32, 64) if hasattr(torch, f"uint{b}")}
 
 
-def check_grad_mode(stage: str, label: str) -> None:
-    """Calls run with autograd off (the evaluator's `torch.no_grad()`); a forward that turns it on
-    and leaves it on (`torch.set_grad_enabled(True)`: not an operator, so no guard sees it) would
-    have the evaluator's own arithmetic record graphs and refuse its `out=` buffers."""
+def check_modes(stage: str, label: str) -> None:
+    """After every call, the modes the evaluator's own arithmetic runs in. Calls run with autograd
+    off (the evaluator's `torch.no_grad()`) and no forward-mode AD level: a forward that turns
+    either on and leaves it on (neither is an operator, so no guard sees it) would have the
+    evaluator's arithmetic record graphs or tangents and refuse its `out=` buffers. Warnings the
+    submission made errors (`warnings.simplefilter("error")`) would raise in the evaluator's own
+    torch calls: its filters are reset to ignoring them."""
+    warnings.simplefilter("ignore")
     if torch.is_grad_enabled():
         torch.set_grad_enabled(False)
         raise StageFailure(stage, "tampering", f"{label}: your forward turned autograd on and left "
                            "it on (torch.set_grad_enabled(True)); calls run without autograd: use "
                            "`with torch.enable_grad():` where you need it, which restores the mode")
+    if forward_ad._current_level >= 0:
+        raise StageFailure(stage, "tampering", f"{label}: your code left a forward-mode AD level "
+                           "open (torch.autograd.forward_ad.dual_level); calls run without it")
 
 
 def check_returned(inputs: list, out, stage: str, label: str) -> None:
@@ -508,12 +518,15 @@ class _ReferenceSide:
             return reference_output(self.model, inputs, self.model64)
 
 
-def _correctness(req, reference, reference_side, new_model, guard, device, snap, profile, result) -> None:
+def _correctness(req, reference, reference_side, new_model, guard, device, snap, profile,
+                 result) -> list[tuple]:
     """Each trial's inputs exist once while the candidate runs; the copy they are checked against,
     which the reference then computes on, is made again from the trial's seed afterwards (copied
     before the call only for a generator that cannot be replayed). On the first trial the
     candidate runs a second time on the same values at other addresses (determinism) before the
-    pristine copy is made."""
+    pristine copy is made; the two runs are compared once the first has matched the reference
+    (its shape and dtype then bound what the comparison reads). Returns the outputs' shapes and
+    dtypes, which every timed call must return too."""
     ref = _ReferenceSide(reference_side.model, reference_side.state, with_float64=device.type == "cpu")
     replay = profile["replayable"]
     insensitive = bool(profile.get("insensitive"))
@@ -539,25 +552,45 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
                 del same
         pristine = trial.regenerate() if replay else saved
         check_inputs_unchanged(trial.inputs, pristine, trial.label)
-        if again is not None:
-            with _defence(result, "determinism"):
-                check_deterministic(out, again, atol=req.atol, rtol=req.rtol, label=trial.label)
-            del again
         label = trial.label
         del trial  # its inputs: the reference computes on the pristine ones
         expected = ref.output(pristine)
         worst = max(worst, check_output(out, expected, atol=req.atol, rtol=req.rtol,
                                         task_id=req.task_id, label=label))
+        if again is not None:
+            with _defence(result, "determinism"):
+                check_deterministic(out, again, atol=req.atol, rtol=req.rtol, label=label)
+            del again
         result.trials_passed += 1
+        signature = output_signature(out)
         del out, expected, saved, pristine
     result.max_abs_error = worst
     result.correct = True
     if device.type == "cpu" and autotune_configs_pruned():
         result.notes.append("cpu evaluator: each @triton.autotune kernel ran on its first config "
                             "only (the interpreter cannot benchmark configs)")
+    return signature
 
 
-def _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result, kernels) -> None:
+def output_signature(out) -> list[tuple]:
+    return [(tuple(o.shape), o.dtype) for o in as_tensors(out, "your")]
+
+
+def _check_signature(out, signature: list[tuple], label: str) -> None:
+    """A timed call returns what the checked calls returned (the reference's shapes and dtypes):
+    the per-call fingerprints read it, and some dtypes they cannot read."""
+    got = output_signature(out)
+    if [s for s, _ in got] != [s for s, _ in signature]:
+        raise StageFailure(TIMING, "shape_mismatch", f"{label}: returned shapes {[s for s, _ in got]}"
+                           f", not the reference's {[s for s, _ in signature]}")
+    if got != signature:
+        raise StageFailure(TIMING, "dtype_mismatch", f"{label}: returned dtypes "
+                           f"{[str(d) for _, d in got]}, not the reference's "
+                           f"{[str(d) for _, d in signature]}")
+
+
+def _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result, kernels,
+            signature: list[tuple]) -> None:
     """Time the candidate on inputs it cannot predict: every call gets inputs generated afresh,
     or perturbed where the profile chose that (memoising by pointer or content returns stale
     results); every output is fingerprinted, and afterwards the last call is checked in full and
@@ -578,8 +611,9 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     hooks_before = result.defence_seconds
 
     def observed(out):
-        check_grad_mode(TIMING, "a timed call")
+        check_modes(TIMING, "a timed call")
         check_returned(inputs, out, TIMING, "a timed call")
+        _check_signature(out, signature, "a timed call")
         sampler.observe(out)
 
     try:
@@ -624,7 +658,8 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     result.speedup = profile["ref_runtime_ms"] / timing.median_ms if timing.median_ms > 0 else None
     if kernels is not None:
         with _defence(result, "provenance"):
-            _record_kernels(new_model, inputs, sampler, guard, device, snap, result, kernels)
+            _record_kernels(new_model, inputs, sampler, guard, device, snap, result, kernels,
+                            signature)
             _recheck(req, reference_side, sampler.always_checks())
 
 
@@ -677,7 +712,7 @@ def _timed_call_count(profile: dict) -> int:
 
 
 def _record_kernels(model, inputs, sampler, guard, device, snap, result,
-                    kernels: _KernelCheck) -> None:
+                    kernels: _KernelCheck, signature: list[tuple]) -> None:
     """Kernel provenance, after everything is timed and checked (CUPTI slows every launch once
     started): further guarded forwards on fresh timing inputs, each recorded and fingerprinted
     (re-checked afterwards, every one, at its positions); anything launched that is neither the
@@ -688,6 +723,7 @@ def _record_kernels(model, inputs, sampler, guard, device, snap, result,
         try:
             out = _run_candidate(model, inputs, guard, device, label, result, kernels)
             _check_integrity(snap, TIMING)
+            _check_signature(out, signature, label)
         except StageFailure as f:
             raise StageFailure(TIMING, f.error_class, f.feedback) from None
         sampler.observe(out, label=label, always=True)
