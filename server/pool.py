@@ -49,6 +49,7 @@ class WorkerHost:
     def __init__(self, device: str):
         self.device = device
         self.proc: subprocess.Popen | None = None
+        self.started_at: int | None = None  # the host's start time (/proc), which tells its pid's reuse
         self.ready = threading.Event()
         self.lock = threading.Lock()
         self.scratch: str | None = None  # the host's TMPDIR: its evaluations' folders live here
@@ -63,6 +64,7 @@ class WorkerHost:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, cwd=str(ROOT),
             env=env, text=True, bufsize=1, start_new_session=True,
         )
+        self.started_at = start_time(self.proc.pid)
         line = self.proc.stdout.readline()  # {"event": "ready"} once torch and triton are imported
         if not line:
             raise RuntimeError(f"worker for {self.device} exited during start-up (code {self.proc.wait()})")
@@ -71,6 +73,8 @@ class WorkerHost:
     def evaluate(self, req: EvalRequest, timeout_s: float) -> EvalResult:
         """Send one request and wait for its result; restart the host if it died or hung."""
         if self.proc is None or self.proc.poll() is not None:
+            if self.proc is not None:
+                self.stop()  # what the dead host's evaluations started may still run
             try:
                 self.start()
             except (RuntimeError, OSError) as exc:  # the evaluator's fault: an answer, not a crash
@@ -100,7 +104,7 @@ class WorkerHost:
             if self.proc.poll() is None:
                 self.proc.kill()
                 self.proc.wait()
-            kill_session(self.proc.pid)  # the host leads its own session (start_new_session)
+            kill_session(self.proc.pid, self.started_at)  # it led its own session
         self.proc = None
         self._remove_scratch()
 
@@ -132,9 +136,22 @@ def session_members(sid: int) -> list[int]:
     return pids
 
 
-def kill_session(sid: int, within_s: float = 2.0) -> list[int]:
+def start_time(pid: int) -> int | None:
+    """When a process started (clock ticks after boot, /proc/PID/stat), None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rpartition(")")[2].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def kill_session(sid: int, leader_started_at: int | None = None, within_s: float = 2.0) -> list[int]:
     """SIGKILL every process of session `sid` until none is left (a build may be starting its
-    next compiler as the last one dies); returns those that would not go."""
+    next compiler as the last one dies); returns those that would not go. When the leader's
+    start time is known and a process with its pid started at another time, the pid (and so the
+    session id) belongs to someone else now: nothing is killed."""
+    if leader_started_at is not None and start_time(sid) not in (None, leader_started_at):
+        return []
     deadline = time.monotonic() + within_s
     while True:
         left = [pid for pid in session_members(sid) if pid != os.getpid()]

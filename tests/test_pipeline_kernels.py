@@ -104,3 +104,13 @@ def test_row_separable_checks_through_the_pipeline(evaluator):
         result = evaluator.evaluate(source, reference, task_id=task, language="triton")
         assert result.error_class == "output_mismatch" and "sampled positions" in result.feedback, (
             result.stage, result.feedback)
+
+
+def test_a_memory_hog_is_never_the_evaluators_failure(evaluator):
+    """A module that holds all the memory the process may have makes the evaluator's own buffers
+    fail after its forward; that was internal_error (which costs no turn: a free retry). Where the
+    memory runs out varies with the process's state, never whose fault it is."""
+    for _ in range(2):
+        _, result = evaluate(evaluator, KERNELS / "adversarial" / "memory_hog_starves_the_evaluator.py")
+        assert result.error_class in ("out_of_memory", "compile_error", "runtime_error"), (
+            f"{result.stage}: {result.error_class}: {result.feedback}")

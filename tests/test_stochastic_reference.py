@@ -47,7 +47,12 @@ import torch.nn as nn
 
 
 class Model(nn.Module):
-    """ReLU whose forward warns, as some KernelBench references' deprecated arguments do."""
+    """ReLU that warns when built and on every call, as some KernelBench references do
+    (nn.TransformerEncoder's nested-tensor notice, deprecated arguments)."""
+
+    def __init__(self):
+        super().__init__()
+        warnings.warn("this reference warns when built", UserWarning)
 
     def forward(self, x):
         warnings.warn("this reference warns on every call", UserWarning)

@@ -602,6 +602,25 @@ def test_killing_a_session_reaches_what_outlived_its_leader():
     assert session_members(leader.pid) == []
 
 
+def test_a_session_id_whose_leader_pid_was_reused_is_left_alone():
+    """A dead host's pid may belong to a new process (another session's leader) by the time its
+    session is cleaned up: its start time tells, and nothing is killed."""
+    import subprocess
+    import sys
+
+    from server.pool import start_time
+
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                             start_new_session=True)
+    try:
+        assert kill_session(other.pid, start_time(other.pid) + 1) == []
+        assert other.poll() is None and session_members(other.pid) == [other.pid]
+        assert kill_session(other.pid, start_time(other.pid)) == []  # its own: killed
+        assert other.wait(timeout=10) == -9
+    finally:
+        other.kill()
+
+
 PRIMED_FORK = """
 import os, sys
 from triton.runtime.cache import triton_key

@@ -65,6 +65,7 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
                 model.eval()
             rounds = [time_forward(lambda: model(*inputs), device)
                       for _ in range(REFERENCE_ROUNDS if device.type == "cuda" else 1)]
+            profile["output_shapes"] = [list(o.shape) for o in as_tensors(model(*inputs), "reference")]
         timing = sorted(rounds, key=lambda t: t.median_ms)[len(rounds) // 2]
         profile.update(ref_runtime_ms=timing.median_ms, ref_spread=timing.spread,
                        ref_rounds_ms=[t.median_ms for t in rounds],
@@ -204,9 +205,15 @@ def evaluate_candidate(req: EvalRequest, profile: dict, workdir: str, progress: 
     try:
         try:
             _run_stages(req, profile, workdir, device, clock, result)
-        except Exception:
+        except Exception as exc:
             if clock.snap is not None:  # candidate code ran: a tampered process explains it
                 _check_integrity(clock.snap, result.stage)
+                if _out_of_memory(exc):
+                    # memory the submission's code holds (or leaked) starves the evaluator's own
+                    # buffers: the submission's fault, and counted as such
+                    raise StageFailure(result.stage, "out_of_memory", "the evaluation ran out of "
+                                       "memory after your code ran: your module or kernels hold "
+                                       "memory the evaluation needs") from None
             raise  # else the evaluator's own failure: internal_error
     except StageFailure as failure:
         result.stage, result.error_class, result.feedback = failure.stage, failure.error_class, failure.feedback
@@ -235,8 +242,10 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         integrity.guard_submission_actions(candidate_path(workdir))
         candidate, candidate_file = load_candidate(report.source, workdir, req.language, device)
         _check_integrity(snap, COMPILE)
+        warnings.simplefilter("ignore")  # the submission's filters (errors?) are not the evaluator's
         ref_model, new_model, ref_state = build_models(reference, candidate, candidate_file, device,
                                                        eval_mode=profile.get("eval_mode", False))
+        warnings.simplefilter("ignore")
         reference_side = _ReferenceSide(ref_model, ref_state)
         _check_integrity(snap, COMPILE)
     guard = DispatchGuard(device, candidate_file)
@@ -390,7 +399,7 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
             raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: forward raised "
                                + describe_exception(exc, file)) from None
     except BaseException as exc:
-        if isinstance(exc, torch.OutOfMemoryError) or "can't allocate memory" in _message(exc):
+        if _out_of_memory(exc):
             raise StageFailure(CORRECTNESS, "out_of_memory", f"{label}: out of memory: "
                                + describe_exception(exc, file)) from None
         if guard.violation is None and isinstance(guard.kernel_error, KernelMemoryError):
@@ -430,6 +439,12 @@ def _check_no_kernel_failure(guard: DispatchGuard, stage: str) -> None:
                            + describe_exception(guard.kernel_error, guard.candidate_file))
 
 
+def _out_of_memory(exc: BaseException) -> bool:
+    """Device memory (torch's OutOfMemoryError), host memory under the process's limit (torch's
+    allocator's message) or Python's own MemoryError."""
+    return isinstance(exc, (torch.OutOfMemoryError, MemoryError)) or "can't allocate memory" in _message(exc)
+
+
 def _message(exc: BaseException) -> str:
     """An exception's text from its string arguments, read past any `args` or `__str__` of the
     submission's own (its code would run outside the guard, and could raise)."""
@@ -456,6 +471,9 @@ def check_modes(stage: str, label: str) -> None:
         raise StageFailure(stage, "tampering", f"{label}: your forward turned autograd on and left "
                            "it on (torch.set_grad_enabled(True)); calls run without autograd: use "
                            "`with torch.enable_grad():` where you need it, which restores the mode")
+    if torch.is_inference_mode_enabled():
+        raise StageFailure(stage, "tampering", f"{label}: your code left inference mode on "
+                           "(torch.inference_mode); calls run without it")
     if forward_ad._current_level >= 0:
         raise StageFailure(stage, "tampering", f"{label}: your code left a forward-mode AD level "
                            "open (torch.autograd.forward_ad.dual_level); calls run without it")
@@ -524,9 +542,9 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
     which the reference then computes on, is made again from the trial's seed afterwards (copied
     before the call only for a generator that cannot be replayed). On the first trial the
     candidate runs a second time on the same values at other addresses (determinism) before the
-    pristine copy is made; the two runs are compared once the first has matched the reference
-    (its shape and dtype then bound what the comparison reads). Returns the outputs' shapes and
-    dtypes, which every timed call must return too."""
+    pristine copy is made; the two runs are compared once the first has the reference's shapes
+    (recorded by the profile: they bound what the comparison reads). Returns the outputs' shapes
+    and dtypes, which every timed call must return too."""
     ref = _ReferenceSide(reference_side.model, reference_side.state, with_float64=device.type == "cpu")
     replay = profile["replayable"]
     insensitive = bool(profile.get("insensitive"))
@@ -552,15 +570,16 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
                 del same
         pristine = trial.regenerate() if replay else saved
         check_inputs_unchanged(trial.inputs, pristine, trial.label)
+        if again is not None:
+            with _defence(result, "determinism"):
+                _check_shapes(out, profile.get("output_shapes"), trial.label)  # bounds the reads
+                check_deterministic(out, again, atol=req.atol, rtol=req.rtol, label=trial.label)
+            del again
         label = trial.label
         del trial  # its inputs: the reference computes on the pristine ones
         expected = ref.output(pristine)
         worst = max(worst, check_output(out, expected, atol=req.atol, rtol=req.rtol,
                                         task_id=req.task_id, label=label))
-        if again is not None:
-            with _defence(result, "determinism"):
-                check_deterministic(out, again, atol=req.atol, rtol=req.rtol, label=label)
-            del again
         result.trials_passed += 1
         signature = output_signature(out)
         del out, expected, saved, pristine
@@ -570,6 +589,16 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
         result.notes.append("cpu evaluator: each @triton.autotune kernel ran on its first config "
                             "only (the interpreter cannot benchmark configs)")
     return signature
+
+
+def _check_shapes(out, shapes: list | None, label: str) -> None:
+    """The reference's output shapes (the profile's, on inputs of the same shapes), checked before
+    anything reads the whole output: an expansion to a huge shape would have the comparison
+    allocate its logical size."""
+    got = [list(o.shape) for o in as_tensors(out, "your")]
+    if shapes is not None and got != shapes:
+        raise StageFailure(CORRECTNESS, "shape_mismatch", f"{label}: output shapes "
+                           f"{[tuple(s) for s in got]}, expected {[tuple(s) for s in shapes]}")
 
 
 def output_signature(out) -> list[tuple]:

@@ -94,20 +94,31 @@ def prime_triton() -> None:
     400 MB libtriton.so whole), which keys every compile's cache lookup; ptxas's version for
     this host's GPUs (a subprocess), in the compiler's key too; where libcuda lives (ldconfig);
     the Gluon modules a launch's argument specialisation imports (0.13-0.16 s on the H200)."""
-    try:
-        import triton.experimental.gluon.nvidia.hopper  # noqa: F401
-        from triton.backends.nvidia.compiler import get_ptxas_version
-        from triton.backends.nvidia.driver import libcuda_dirs
-        from triton.runtime.cache import triton_key
-    except ImportError:  # another Triton's layout: each process computes its own, as before
-        return
+    for step in (_hash_triton, _import_gluon, _locate_libcuda, _ptxas_versions):
+        try:
+            step()
+        except Exception:  # noqa: BLE001 (another Triton's layout, no driver, no ptxas: each
+            pass  # evaluation process computes what is missing, and reports what fails, as before
+
+
+def _hash_triton() -> None:
+    from triton.runtime.cache import triton_key
     triton_key()
-    try:
-        libcuda_dirs()
-        for arch in _gpu_archs():
-            get_ptxas_version(arch)
-    except (AssertionError, OSError, subprocess.SubprocessError):
-        pass  # no driver or no ptxas here: the evaluation process reports it, as before
+
+
+def _import_gluon() -> None:
+    import triton.experimental.gluon.nvidia.hopper  # noqa: F401
+
+
+def _locate_libcuda() -> None:
+    from triton.backends.nvidia.driver import libcuda_dirs
+    libcuda_dirs()
+
+
+def _ptxas_versions() -> None:
+    from triton.backends.nvidia.compiler import get_ptxas_version
+    for arch in _gpu_archs():
+        get_ptxas_version(arch)
 
 
 def _gpu_archs() -> set[int]:
