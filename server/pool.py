@@ -123,26 +123,27 @@ def session_members(sid: int) -> list[int]:
     except OSError:
         return pids
     for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2:].split()  # state, ppid, pgrp, session, ...
+        fields = _stat(name) if name.isdigit() else []
         if len(fields) > 3 and fields[3] == str(sid) and fields[0] not in ("Z", "X"):  # not dead
             pids.append(int(name))
     return pids
 
 
 def start_time(pid: int) -> int | None:
-    """When a process started (clock ticks after boot, /proc/PID/stat), None if it is gone."""
+    """When a process started (clock ticks after boot), None if it is gone."""
+    fields = _stat(pid)
+    return int(fields[19]) if len(fields) > 19 and fields[19].isdigit() else None
+
+
+def _stat(pid) -> list[str]:
+    """/proc/PID/stat's fields after the command name (state, ppid, pgrp, session, ...; the
+    name, in parentheses, may hold spaces); empty if the process is gone."""
     try:
         with open(f"/proc/{pid}/stat") as f:
-            return int(f.read().rpartition(")")[2].split()[19])
-    except (OSError, ValueError, IndexError):
-        return None
+            stat = f.read()
+    except OSError:
+        return []
+    return stat[stat.rfind(")") + 2:].split()
 
 
 def kill_session(sid: int, leader_started_at: int | None = None, within_s: float = 2.0) -> list[int]:

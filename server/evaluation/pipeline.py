@@ -591,14 +591,14 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
     return signature
 
 
-def _check_shapes(out, shapes: list | None, label: str) -> None:
-    """The reference's output shapes (the profile's, on inputs of the same shapes), checked before
-    anything reads the whole output: an expansion to a huge shape would have the comparison
-    allocate its logical size."""
-    got = [list(o.shape) for o in as_tensors(out, "your")]
-    if shapes is not None and got != shapes:
-        raise StageFailure(CORRECTNESS, "shape_mismatch", f"{label}: output shapes "
-                           f"{[tuple(s) for s in got]}, expected {[tuple(s) for s in shapes]}")
+def _check_shapes(out, shapes: list | None, label: str, stage: str = CORRECTNESS) -> None:
+    """The reference's output shapes (the profile's, on inputs of the same shapes, or the checked
+    calls'), checked before anything reads the whole output: an expansion to a huge shape would
+    have the comparison allocate its logical size."""
+    got = [tuple(o.shape) for o in as_tensors(out, "your")]
+    if shapes is not None and got != [tuple(s) for s in shapes]:
+        raise StageFailure(stage, "shape_mismatch", f"{label}: output shapes {got}, expected "
+                           f"{[tuple(s) for s in shapes]}")
 
 
 def output_signature(out) -> list[tuple]:
@@ -608,10 +608,8 @@ def output_signature(out) -> list[tuple]:
 def _check_signature(out, signature: list[tuple], label: str) -> None:
     """A timed call returns what the checked calls returned (the reference's shapes and dtypes):
     the per-call fingerprints read it, and some dtypes they cannot read."""
+    _check_shapes(out, [s for s, _ in signature], label, TIMING)
     got = output_signature(out)
-    if [s for s, _ in got] != [s for s, _ in signature]:
-        raise StageFailure(TIMING, "shape_mismatch", f"{label}: returned shapes {[s for s, _ in got]}"
-                           f", not the reference's {[s for s, _ in signature]}")
     if got != signature:
         raise StageFailure(TIMING, "dtype_mismatch", f"{label}: returned dtypes "
                            f"{[str(d) for _, d in got]}, not the reference's "
