@@ -51,6 +51,7 @@ L2_FLUSH_BYTES = 2 * 64 * 1024 * 1024  # twice the largest L2 we target (H200: 6
 LEAD_S = 100e-6
 LEAD_MAX_S = 1e-3
 LEAD_FACTOR = 2.0
+LEAD_SPANS = 5  # timed calls seen before the lead follows their median (the first is often slow)
 CALIBRATION_CYCLES = 400_000  # ~0.2 ms at boost clocks
 # Clocks leave idle (345 MHz on the H200) only under load, and a small kernel's warm-up calls are
 # not load: before calibrating, spin in steps until the spin rate stops rising by RAMP_RISE, for
@@ -239,9 +240,10 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
         # Timed calls can take the host longer than the warm-ups did (their hooks leave caches
         # cold): a lead the host outruns leaves the device idle inside the interval, which for a
         # kernel of a few µs multiplied its time in whole evaluations. The lead keeps up with the
-        # median host time (one stall does not move it), within its cap.
+        # median host time once it has seen a few calls (a stall, often the first call's, does
+        # not move it), within its cap.
         spans.append(ended[i] - spun)
-        wanted = LEAD_FACTOR * statistics.median(spans)
+        wanted = LEAD_FACTOR * statistics.median(spans) if len(spans) >= LEAD_SPANS else 0.0
         if wanted > lead_s and lead_s < LEAD_MAX_S:
             lead_s = min(LEAD_MAX_S, wanted)
             lead = int(lead_s * cycles_per_s)
