@@ -83,9 +83,11 @@ def run_case(ev, root: Path, task: str, kernel: str, repeats: int, gap_s: float 
         "ref_ms": warm[0][1].ref_runtime_ms,
         "speedup": mean,
         "speedups": [round(x, 4) for x in speedups],
-        # per evaluation: SM clock before/after its trials, trials counted to settling / trials
+        # per evaluation: SM clock before/after its trials, trials charged a tail's excess / trials,
+        # the median tail against its limit (ms)
         "timed": [(d.get("clock_mhz"), d.get("clock_after_mhz"),
-                   f"{d.get('tail_counted')}/{d.get('trials')}")
+                   f"{d.get('tail_counted')}/{d.get('trials')}",
+                   f"{d.get('tail_ms')}/{d.get('tail_limit_ms')}")
                   for d in (r.timing_detail for _, r in warm)],
         "ref_clock_mhz": warm[0][1].timing_detail.get("ref_clock_mhz"),
         "spread_pct": 100 * max(abs(x - mean) for x in speedups) / mean,  # +-, around the mean

