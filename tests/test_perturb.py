@@ -143,6 +143,24 @@ def test_a_kept_output_returned_again_is_spoiled_at_secret_positions():
     assert not torch.isnan(fresh.last[2]).any()  # a fresh output each call is never spoiled
 
 
+@pytest.mark.parametrize("layout", ["expanded", "transposed"])
+def test_a_kept_output_of_any_layout_is_spoiled(layout):
+    """An expanded output (stride 0: its elements share memory, which `put_` refuses to write)
+    or a transposed one, kept and returned again: spoiled in its memory, not an error of the
+    evaluator's."""
+    sampler = TimedOutputSampler(big_inputs, [], CPU, seed=1, perturbing=True)
+    cache = []
+
+    def forward(x, y):
+        if not cache:
+            row = (x[:1] * 2).contiguous()
+            cache.append(row.expand(x.shape) if layout == "expanded" else (x * 2).t().contiguous().t())
+        return cache[0]
+
+    run_calls(sampler, forward, 4)
+    assert torch.isnan(sampler.last[2]).any()
+
+
 def test_spikes_move_with_every_round_so_finding_them_costs_a_full_read_each_call(monkeypatch):
     """Spiked task, perturb mode: a kernel that finds the spikes once (a full read) and then
     estimates the rest from a sample needs them to stay put; they move every round, so it must

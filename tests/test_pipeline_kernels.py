@@ -114,3 +114,33 @@ def test_a_memory_hog_is_never_the_evaluators_failure(evaluator):
         _, result = evaluate(evaluator, KERNELS / "adversarial" / "memory_hog_starves_the_evaluator.py")
         assert result.error_class in ("out_of_memory", "compile_error", "runtime_error"), (
             f"{result.stage}: {result.error_class}: {result.feedback}")
+
+
+def test_memory_running_out_in_the_integrity_check_is_the_submissions_too(monkeypatch):
+    """Seen once in the memory hog's run: the evaluator's failure handler checks the process's
+    integrity first, and that check itself (listing /proc) found no memory left. That was
+    internal_error, a free retry; after the submission's code ran it is out_of_memory."""
+    from server.evaluation import pipeline
+    from server.evaluation.protocol import EvalRequest
+    from server.evaluation.stages import StageFailure
+
+    def stages(req, profile, workdir, device, clock, result):
+        clock.snap = {}  # the submission's code has run
+        result.stage = "compile"
+        raise MemoryError
+
+    def starved_check(snap, stage):
+        raise MemoryError
+
+    monkeypatch.setattr(pipeline, "_run_stages", stages)
+    monkeypatch.setattr(pipeline, "_check_integrity", starved_check)
+    req = EvalRequest(code="", reference_source="", device="cpu")
+    result = pipeline.evaluate_candidate(req, {}, ".", lambda stage: None)
+    assert (result.stage, result.error_class) == ("compile", "out_of_memory"), result
+
+    def tampered(snap, stage):
+        raise StageFailure(stage, "tampering", "patched")
+
+    monkeypatch.setattr(pipeline, "_check_integrity", tampered)  # what the check finds comes first
+    result = pipeline.evaluate_candidate(req, {}, ".", lambda stage: None)
+    assert result.error_class == "tampering", result

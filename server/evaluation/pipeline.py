@@ -207,7 +207,12 @@ def evaluate_candidate(req: EvalRequest, profile: dict, workdir: str, progress: 
             _run_stages(req, profile, workdir, device, clock, result)
         except Exception as exc:
             if clock.snap is not None:  # candidate code ran: a tampered process explains it
-                _check_integrity(clock.snap, result.stage)
+                try:
+                    _check_integrity(clock.snap, result.stage)
+                except Exception as during_check:  # noqa: BLE001 - re-raised unless memory ran out
+                    if not _out_of_memory(during_check):
+                        raise
+                    exc = during_check  # the check itself found no memory left (listing /proc)
                 if _out_of_memory(exc):
                     # memory the submission's code holds (or leaked) starves the evaluator's own
                     # buffers: the submission's fault, and counted as such

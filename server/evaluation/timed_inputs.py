@@ -287,8 +287,8 @@ def _key(used) -> tuple:
 
 def _positions(t: torch.Tensor, count: int, gen: torch.Generator) -> torch.Tensor | None:
     """`count` positions (with repeats) in t, as indices into its elements in logical order
-    (torch.take / Tensor.put_ read and write them whatever the strides, in one launch); None for
-    a tensor without elements."""
+    (torch.take reads them whatever the strides, in one launch); None for a tensor without
+    elements."""
     if t.numel() == 0:
         return None
     return torch.randint(0, t.numel(), (count,), generator=gen, device=t.device)
@@ -384,11 +384,18 @@ def _spoil(out, inputs: list, gen: torch.Generator) -> None:
             continue
         bad = float("nan") if o.is_floating_point() else torch.iinfo(o.dtype).min
         if o.numel() and o.untyped_storage().data_ptr() not in storages:
-            positions = _positions(o, POISONED, gen)
-            if o.is_contiguous():
-                o.view(-1).index_fill_(0, positions, bad)
-            else:
-                o.put_(positions, torch.full((POISONED,), bad, dtype=o.dtype, device=o.device))
+            memory = torch.empty(0, dtype=o.dtype, device=o.device).set_(o.untyped_storage())
+            memory.index_fill_(0, _storage_offsets(o, _positions(o, POISONED, gen)), bad)
+
+
+def _storage_offsets(t: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+    """Where elements (indices in logical order) live in t's storage, whatever its strides: an
+    expanded output (stride 0) shares memory between elements, which `put_` refuses to write."""
+    offsets = torch.full_like(positions, t.storage_offset())
+    for size, stride in zip(reversed(t.shape), reversed(t.stride())):
+        offsets += positions % size * stride
+        positions = positions // size
+    return offsets
 
 
 def perturbs(nbytes: int, generation_ms: float, ref_runtime_ms: float, perturbable: bool,
