@@ -47,6 +47,8 @@ if [ "$PHASE" = all ] || [ "$PHASE" = bench ]; then
   fi
   echo "== honest settle tails vs their calibration (bench/tail_calibration.py)"
   python3 bench/tail_calibration.py 2>&1 | grep -v -i warn | tee "$LOGS/tail-calibration.log"
+  echo "== a 4 µs kernel between processes, fixed vs moving addresses (bench/small_kernel_spread.py)"
+  python3 bench/small_kernel_spread.py 2>&1 | grep -v -i warn | tee "$LOGS/small-kernel-spread.log"
   echo "== an evaluation process's warm-up (bench/prewarm_profile.py)"
   python3 bench/prewarm_profile.py --children 2 2>&1 | grep -v -i warn | grep -v "^    " | tee "$LOGS/prewarm-profile.log"
   echo "== timing setup vs full-size ReLU (bench/timing_bias.py)"
