@@ -146,6 +146,7 @@ def test_imports_are_read_from_the_dynamic_symbol_table(tmp_path):
     ("_ZN2at12MapAllocator11makeDataPtrEPKciPm", True), ("_ZN5torch3jit4loadERKNSt7__cxx1112basic_stringE", True),
     ("PyRun_SimpleString", True), ("Py_CompileString", True), ("PyEval_EvalCode", True),
     ("PyImport_ImportModule", True), ("PyObject_GetAttrString", False), ("PyDict_New", False),
+    ("cudaSetDeviceFlags", True), ("cuCtxSetFlags", True), ("cudaGetDeviceFlags", False),
 ])
 def test_which_imports_are_refused(symbol, refused):
     assert (so_imports.forbidden_import([symbol], ALLOWED_OP_NAMES) is not None) == refused

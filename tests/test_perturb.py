@@ -143,22 +143,35 @@ def test_a_kept_output_returned_again_is_spoiled_at_secret_positions():
     assert not torch.isnan(fresh.last[2]).any()  # a fresh output each call is never spoiled
 
 
-@pytest.mark.parametrize("layout", ["expanded", "transposed"])
+def kept_layout(x, layout):
+    if layout == "expanded":
+        return (x[:1] * 2).contiguous().expand(x.shape)
+    if layout == "transposed":
+        return (x * 2).t().contiguous().t()
+    if layout == "offset":  # a view into a larger buffer, past its start
+        buf = torch.full((x.numel() + 100,), 7.0)
+        return buf[100:].view(x.shape).copy_(x * 2)
+    return (x * 2).sum()  # a 0-dim output
+
+
+@pytest.mark.parametrize("layout", ["expanded", "transposed", "offset", "scalar"])
 def test_a_kept_output_of_any_layout_is_spoiled(layout):
-    """An expanded output (stride 0: its elements share memory, which `put_` refuses to write)
-    or a transposed one, kept and returned again: spoiled in its memory, not an error of the
-    evaluator's."""
+    """An expanded output (stride 0: its elements share memory, which `put_` refuses to write),
+    a transposed one, one at an offset in a larger buffer, a 0-dim one, kept and returned again:
+    spoiled in its own elements, not an error of the evaluator's."""
     sampler = TimedOutputSampler(big_inputs, [], CPU, seed=1, perturbing=True)
     cache = []
 
     def forward(x, y):
         if not cache:
-            row = (x[:1] * 2).contiguous()
-            cache.append(row.expand(x.shape) if layout == "expanded" else (x * 2).t().contiguous().t())
+            cache.append(kept_layout(x, layout))
         return cache[0]
 
     run_calls(sampler, forward, 4)
     assert torch.isnan(sampler.last[2]).any()
+    if layout == "offset":  # the buffer before the output is not the output's: left alone
+        buffer = torch.empty(0).set_(cache[0].untyped_storage())
+        assert torch.equal(buffer[:100], torch.full((100,), 7.0))
 
 
 def test_spikes_move_with_every_round_so_finding_them_costs_a_full_read_each_call(monkeypatch):

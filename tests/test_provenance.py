@@ -263,6 +263,9 @@ def test_load_inline_sources_are_read_as_they_compile(change, refused):
     ('static auto r = read;', "= read;"),
     ('cudaMemPool_t pool; cudaMemPoolCreate(&pool, &props);', "mempool"),
     ('cudaLaunchHostFunc(stream, host_fn, nullptr);', "launchhostfunc"),
+    # review of session 13: blocking synchronisation during the tail's calibration, spin after
+    ('cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);', "setdeviceflags"),
+    ('cuCtxSetFlags(CU_CTX_SCHED_BLOCKING_SYNC);', "ctxsetflags"),
     ('at::launch([]{ compute(); });', "at::launch"),
     ('PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n  m.def("run", &run, "run (CUDA)");\n'
      '  m.def("run", &run, py::arg("x"));\n}', "ok"),

@@ -139,6 +139,28 @@ def test_one_slow_timed_call_does_not_lengthen_the_lead(stream):
     assert t.lead_ms == pytest.approx(timing.LEAD_S * 1e3), t
 
 
+@pytest.mark.parametrize("kernel_s, host_s, wait_s", [
+    (1e-3, 0.0, 1e-3),  # as long as the call's device time
+    (5e-3, 0.0, timing.TAIL_WAIT_MAX_S),  # at most 2 ms
+    (20e-6, 0.0, timing.LEAD_S),  # at least the lead
+    (20e-6, 0.3e-3, 0.6e-3),  # slow on the host, quick on the device: the lead (twice 0.3 ms)
+])
+def test_the_tail_is_calibrated_after_a_wait_as_long_as_the_calls_device_time(
+        stream, monkeypatch, kernel_s, host_s, wait_s):
+    """Honest tails grow with the wait (~90 µs after 3 ms against ~20 µs after 0.1 ms in some
+    H200 processes): the calibration waits as a trial's synchronisation does; hooks' and the
+    host's own time (fresh inputs, issuing) do not lengthen it."""
+    waits = []
+    monkeypatch.setattr(timing, "settle_tail_ms", lambda device, cycles: waits.append(cycles / 1e9) or 0.005)
+
+    def call():
+        busy(host_s)
+        stream.launch(kernel_s)
+
+    time_it(call, timing.Hooks(before=lambda: busy(1e-3)))  # inputs made for 1 ms each call
+    assert len(waits) == 1 and waits[0] == pytest.approx(wait_s, rel=0.25, abs=30e-6), waits
+
+
 def test_host_work_beyond_the_longest_lead_is_counted(stream):
     def call():
         busy(timing.LEAD_MAX_S + 2e-3)

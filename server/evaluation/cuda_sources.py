@@ -20,6 +20,8 @@ CLOCKS_REASON = ("submissions may not read clocks: behaviour that depends on tim
 PROFILER_REASON = "the evaluator records your kernels with the profiler; submissions may not use it"
 STREAMS_REASON = ("work on a stream of your own is not ordered after the timer's start; launch on "
                   "the current stream")
+SCHEDULING_REASON = ("the device's scheduling flags (spin, yield, blocking synchronisation) set how "
+                     "the host wakes up, which the timer calibrates; leave them as they are")
 
 
 def _fail(feedback: str):
@@ -75,6 +77,7 @@ CUDA_FORBIDDEN_TEXT = MappingProxyType({
     "cudastreamcreate": STREAMS_REASON, "custreamcreate": STREAMS_REASON,
     "getstreamfrom": STREAMS_REASON, "getnewstream": STREAMS_REASON, "streamnonblocking": STREAMS_REASON,
     "guardimpl": STREAMS_REASON, "cuctxcreate": STREAMS_REASON,
+    "setdeviceflags": SCHEDULING_REASON, "ctxsetflags": SCHEDULING_REASON,  # cudaSetDeviceFlags, cuCtxSetFlags
     # torch::Library objects, TORCH_LIBRARY* macros and their expansion (TorchLibraryInit),
     # cudaLibraryLoad*: all spell "library"
     "library": _DISPATCHER, "dispatcher": _DISPATCHER, "registeroperators": _DISPATCHER,

@@ -209,9 +209,7 @@ def evaluate_candidate(req: EvalRequest, profile: dict, workdir: str, progress: 
             if clock.snap is not None:  # candidate code ran: a tampered process explains it
                 try:
                     _check_integrity(clock.snap, result.stage)
-                except Exception as during_check:  # noqa: BLE001 - re-raised unless memory ran out
-                    if not _out_of_memory(during_check):
-                        raise
+                except (MemoryError, torch.OutOfMemoryError) as during_check:
                     exc = during_check  # the check itself found no memory left (listing /proc)
                 if _out_of_memory(exc):
                     # memory the submission's code holds (or leaked) starves the evaluator's own

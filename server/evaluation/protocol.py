@@ -74,8 +74,8 @@ class EvalResult:
     # the job's "handover" and the answer's "report" back to the worker host.
     process_seconds: dict = field(default_factory=dict)
     # Diagnostics of the timed loop (why one evaluation's speedup may differ from another's):
-    # the SM clock before and after the trials, the trials counted to the device's settling,
-    # and the reference's clock when it was profiled.
+    # the SM clock before and after the trials, the trials charged a settle tail's excess and
+    # the trials' median tail (against its limit), and the reference's clock when it was profiled.
     timing_detail: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
 

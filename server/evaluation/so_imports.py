@@ -36,7 +36,7 @@ _LIBC = re.compile(
 # check cannot refuse these, the text rules still do.
 _TOOLCHAIN = frozenset({"open", "close", "__read_chk", "read", "ioctl", "syscall", "secure_getenv"})
 # CUDA runtime and driver: host work in stream order, graphs, streams of its own, host-visible
-# memory, driver entry points by name, other contexts.
+# memory, driver entry points by name, other contexts, the device's scheduling flags.
 _CUDA = re.compile(
     r"(cuda|cu)(LaunchHostFunc\w*|StreamAddCallback\w*|Graph\w*|StreamBeginCapture\w*|"
     r"StreamEndCapture\w*|HostAlloc\w*|MallocHost\w*|HostRegister\w*|MallocManaged\w*|"
@@ -44,7 +44,7 @@ _CUDA = re.compile(
     r"MemAllocManaged\w*|CtxCreate\w*|DevicePrimaryCtx\w*|MemPool\w*|MallocFromPoolAsync\w*|"
     r"DeviceSetMemPool\w*|Ipc\w*|GetDriverEntryPoint\w*|GetProcAddress\w*|LaunchCooperativeKernelMultiDevice\w*|"
     r"UserObject\w*|ThreadExchangeStreamCaptureMode\w*|LogsRegisterCallback\w*|ProfilerStart\w*|"
-    r"ProfilerStop\w*)")
+    r"ProfilerStop\w*|SetDeviceFlags\w*|CtxSetFlags\w*)")
 _VENDORS = re.compile(r"_*(cublas|cudnn|cufft|curand|cusparse|cusolver|cutensor|nccl|nvrtc|nvJitLink"
                       r"|cupti|nvtx|nvml|cub|thrust|nvshmem|cutlass)", re.IGNORECASE)
 # libtorch, as parts of the mangled name: threads, the profiler's state (behaving honestly

@@ -1,22 +1,23 @@
 """Stage 4, timing: median device time of one forward, measured the same way for both sides.
 
 On a GPU each trial flushes L2 (writing a buffer twice its size), keeps the GPU busy for twice the
-host time of a call (the fastest warm-up's, then the timed calls' median), between 0.1 and 1 ms
-(a spin kernel calibrated after the warm-up calls: the lead), then, inside the per-call hook (the
-dispatch guard), records a start event, calls forward and records the end event; outside it, it
-records that the host is back (issued), synchronises the whole device and records when it settled.
-The trial is start-to-end, plus whatever the device did well past the host's return (work left
-on another stream) beyond the margin that defines "well past". So the interval is device time:
-host-side launch costs (Triton's launcher, eager dispatch, the dispatch guard's Python checks)
-overlap the lead instead of leaving the GPU idle after the start event, and neither the guard's exit nor the host's return from the
-synchronisation is timed. Host work longer than the lead still counts. "Well past" is measured,
-not assumed: the host's own issued-to-settled tail with nothing left running, calibrated with the
-spin kernel. Work queued on the stream between the end event and `issued` (code running there,
-e.g. a finalizer; the evaluator also stops cyclic garbage collection) shows as the end event
-reaching `issued` later than the host did, and is counted the same way. Submissions may not use
-streams of their own (static check): that work would not be ordered after the start event.
-Trials continue until a time budget or a trial cap; the median is robust to stragglers.
-On the CPU evaluator wall-clock times are taken but are not meaningful (Triton is interpreted).
+host time of a call (the fastest warm-up's, then the timed calls' median once five have run),
+between 0.1 and 1 ms (a spin kernel calibrated after the warm-up calls: the lead), then, inside
+the per-call hook (the dispatch guard), records a start event, calls forward and records the end
+event; outside it, it records that the host is back (issued), synchronises the whole device and
+records when it settled. The trial is start-to-end, plus whatever the device did well past the
+host's return (work left on another stream) beyond the margin that defines "well past". So the
+interval is device time: host-side launch costs (Triton's launcher, eager dispatch, the dispatch
+guard's Python checks) overlap the lead instead of leaving the GPU idle after the start event,
+and neither the guard's exit nor the host's return from the synchronisation is timed. Host work
+longer than the lead still counts. "Well past" is measured, not assumed: the host's own
+issued-to-settled tail with nothing left running, calibrated with the spin kernel. Work queued
+on the stream between the end event and `issued` (code running there, e.g. a finalizer; the
+evaluator also stops cyclic garbage collection) shows as the end event reaching `issued` later
+than the host did, and is charged the same way. Submissions may not use streams of their own
+(static check): that work would not be ordered after the start event. Trials continue until a
+time budget or a trial cap; the median is robust to stragglers. On the CPU evaluator wall-clock
+times are taken but are not meaningful (Triton is interpreted).
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ CPU_TRIALS = 3
 L2_FLUSH_BYTES = 2 * 64 * 1024 * 1024  # twice the largest L2 we target (H200: 60 MB)
 # GPU busy time ahead of each timed call, so the host's issuing of it (under the guard: ~0.2 ms for
 # one Triton launch on the H200's host) is not timed: twice the fastest warm-up call's host time,
-# then twice the timed calls' median host time once that is more, within [LEAD_S, LEAD_MAX_S]. A
+# then twice the timed calls' median host time (from LEAD_SPANS calls on) once that is more,
+# within [LEAD_S, LEAD_MAX_S]. A
 # submission can lengthen it only up to the cap by slow calls; all a lead could hide is work not
 # ordered after the start event (streams of its own, refused statically) or queued ahead of it by
 # code running outside the call (the evaluator stops cyclic garbage collection, whose finalizers
@@ -60,12 +62,15 @@ RAMP_CYCLES = 2_000_000  # ~1 ms at boost clocks, ~6 ms at idle ones
 RAMP_RISE = 0.01
 RAMP_MAX_S = 0.05
 # The host back from a call (`issued`) to the device settling after the synchronisation: the host's
-# wake-up and one event launch when honest; longer means work went on elsewhere, and then it is all
-# counted. "Longer" is SETTLE_TAIL_MS or, on a slower host, SETTLE_TAIL_FACTOR x its calibrated
-# tail. The same margin bounds the end event's lag behind the host between the end and `issued`.
-# The calibration waits about as long as a trial's synchronisation does (the call's duration, at
-# least the lead, at most TAIL_WAIT_MAX_S): on the H200 some processes' honest tails after 3 ms
-# calls were ~90 µs against ~20 µs after the lead's 0.1 ms, and were charged as outside work.
+# wake-up and one event launch when honest; longer means work went on elsewhere, and what is
+# beyond the limit is charged. The limit is SETTLE_TAIL_MS or, on a slower host,
+# SETTLE_TAIL_FACTOR x its calibrated tail. The same margin bounds the end event's lag behind the
+# host between the end and `issued` (a second channel: up to twice the margin in all per call).
+# The calibration waits about as long as a trial's synchronisation does (the call's device time,
+# at least the lead, at most TAIL_WAIT_MAX_S): on the H200 some processes' honest tails after
+# 3 ms calls were ~90 µs against ~20 µs after the lead's 0.1 ms, and were charged as outside work.
+# A submission can lengthen that wait only to the cap, and cannot change how the host wakes up
+# (the device's scheduling flags are refused in CUDA sources).
 SETTLE_TAIL_MS = 0.05
 SETTLE_TAIL_FACTOR = 2.0
 TAIL_CALIBRATIONS = 6
@@ -94,7 +99,7 @@ class Timing:
     # and how many trials were counted to the device's settling (work seen outside the call).
     clock_mhz: float = 0.0
     clock_after_mhz: float = 0.0
-    tail_counted: int = 0
+    tail_counted: int = 0  # trials charged an excess over the tail limit
     tail_ms: float = 0.0  # the trials' median issued-to-settled tail (the host's wake-up when honest)
 
 
@@ -216,10 +221,17 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
     cycles_per_s, _ = ramped_cycles_per_s(device)
     lead = int(lead_s * cycles_per_s)  # calibrated with the GPU warm
     t0 = _perf_counter()
-    _hooked(call, hooks)
+    marks = _Event(enable_timing=True), _Event(enable_timing=True)
+
+    def marked(within):
+        _spin(lead)  # as in a trial: the host's issuing overlaps it, the marks hold the kernels
+        return within(lambda: _marked(call, *marks))
+
+    _hooked(call, hooks, marked)
     _synchronize(device)
-    estimate = max(_perf_counter() - t0, 1e-6)
-    tail_wait = int(min(TAIL_WAIT_MAX_S, max(lead_s, estimate)) * cycles_per_s)
+    estimate = max(_perf_counter() - t0, 1e-6)  # with its hooks: what a trial costs the budget
+    device_s = marks[0].elapsed_time(marks[1]) / 1e3  # what a trial's synchronisation waits for
+    tail_wait = int(min(TAIL_WAIT_MAX_S, max(lead_s, device_s)) * cycles_per_s)
     tail_limit = max(SETTLE_TAIL_MS, SETTLE_TAIL_FACTOR * settle_tail_ms(device, tail_wait))
     n = trials_for(estimate) if trials is None else max(1, min(int(trials), MAX_TRIALS))
     starts, ends, issued, settled = ([_Event(enable_timing=True) for _ in range(n)] for _ in range(4))
@@ -276,6 +288,13 @@ def _time_cuda(call, device: torch.device, hooks: Hooks, trials: int | None = No
                     tail_ms=statistics.median(i.elapsed_time(s) for i, s in zip(issued[:done], settled[:done])))
 
 
+def _marked(call, start, end):
+    start.record()
+    out = call()
+    end.record()
+    return out
+
+
 def _trial_ms(start, end, issued, settled, host_gap_ms: float, tail_limit_ms: float) -> tuple[float, bool]:
     """Device time of one call: up to the end event, plus whatever ran outside that interval beyond
     an honest margin. Outside means: the device still busy after the host was back from the call
@@ -286,8 +305,9 @@ def _trial_ms(start, end, issued, settled, host_gap_ms: float, tail_limit_ms: fl
     most of the measurement). Only the excess over the limit is charged: counting the whole
     interval to `settled` whenever a tail passed it gave honest trials a slow wake-up's 20-80 µs,
     and a 3 ms kernel's speedup moved by 2.5 % with the share of such trials (H200, session 12).
-    Work hidden outside the interval is still bounded by the limit (as before); above it, every
-    microsecond counts. Returns the time and whether anything was charged."""
+    Work hidden outside the interval stays bounded by the limit (less the host's wake-up) on each
+    of the two channels, as before; the difference is that an honest margin is no longer a cliff.
+    Returns the time and whether anything was charged."""
     tail = issued.elapsed_time(settled)
     queued = end.elapsed_time(issued) - host_gap_ms
     excess = max(0.0, tail - tail_limit_ms) + max(0.0, queued - tail_limit_ms)
