@@ -342,3 +342,23 @@ def test_a_calls_rows_are_spread_over_the_batch_and_every_row_can_be_drawn():
         assert rows == [(row + shift) % 530 for row in base]
         seen.update(rows)
     assert len(seen) > 500
+
+
+def test_activations_and_insensitive_tasks_time_signed_inputs():
+    """ReLU is the identity on its task's own [0, 1) inputs: a kernel returning its input passed
+    every timed call and re-check (red-team pass 28). Their timed inputs are redrawn signed, from
+    the same seed (replayable), the other inputs and other tasks' left as they are."""
+    from server.evaluation.inputs import describe_extra_inputs, timed_input_maker
+
+    def task_inputs():
+        return [torch.rand(64, 64), torch.arange(4), 3]
+
+    relu = timed_input_maker(task_inputs, "level1/19_ReLU")
+    first, again = generate(relu, CPU, 5), generate(relu, CPU, 5)
+    assert torch.equal(first[0], again[0]) and first[0].min() < -16 and first[0].max() > 16
+    assert torch.equal(first[1], torch.arange(4)) and first[2] == 3
+    mlp = generate(timed_input_maker(task_inputs, "level3/3_DeepNarrowMLP", insensitive=True), CPU, 5)
+    assert mlp[0].abs().max() > 50  # scaled like the insensitive trial
+    assert timed_input_maker(task_inputs, "level3/3_DeepNarrowMLP") is task_inputs
+    assert timed_input_maker(task_inputs, "level1/23_Softmax", insensitive=True) is task_inputs
+    assert "timed calls: signed inputs" in describe_extra_inputs("level1/19_ReLU")

@@ -42,7 +42,7 @@ def import_file(path: str, name: str) -> ModuleType:
 
 def load_reference(source: str, workdir: str) -> ModuleType:
     path = os.path.join(workdir, "reference.py")
-    with open(path, "w") as f:
+    with open(path, "w", encoding="utf-8") as f:
         f.write(source)
     module = import_file(path, "kernel_env_reference")
     sys.modules.pop("kernel_env_reference", None)  # not importable by the submission
@@ -59,7 +59,7 @@ def load_candidate(source: str, workdir: str, language: str, device: torch.devic
         raise StageFailure(COMPILE, "needs_gpu", "CUDA submissions need the gpu evaluator; this "
                            "server runs the cpu evaluator (no GPU). Submit Triton instead.")
     path = candidate_path(workdir)
-    with open(path, "w") as f:
+    with open(path, "w", encoding="utf-8") as f:  # what the static check allowed it to declare
         f.write(source)
     module = _as_candidate(ConstructionGuard(path), "importing your module", path,
                            lambda: import_file(path, "submission"))

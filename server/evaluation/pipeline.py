@@ -27,7 +27,7 @@ from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
 from .interpreter_bounds import KernelMemoryError
 from .inputs import (correctness_trials, generate, insensitive_trial_inputs, replayable, seed_torch,
-                     spiked_task, task_family, trial_count)
+                     spiked_task, task_family, timed_input_maker, trial_count)
 from .loading import build_models, candidate_path, load_candidate, load_reference
 from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
@@ -63,6 +63,13 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
             profile["eval_mode"] = _is_random(model, inputs)
             if profile["eval_mode"]:
                 model.eval()
+            # Before the timing: whether the timed calls' inputs are redrawn depends on it, and
+            # the reference is timed on what the candidate's timed calls get.
+            profile["insensitive"] = _insensitive(req, reference.get_inputs, model, device)
+            make_timed = timed_input_maker(reference.get_inputs, req.task_id, profile["insensitive"])
+            if make_timed is not reference.get_inputs:
+                del inputs
+                inputs = generate(make_timed, device, req.input_seed + TIMING_SEED_OFFSET)
             rounds = [time_forward(lambda: model(*inputs), device)
                       for _ in range(REFERENCE_ROUNDS if device.type == "cuda" else 1)]
             profile["output_shapes"] = [list(o.shape) for o in as_tensors(model(*inputs), "reference")]
@@ -72,13 +79,12 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
                        ref_clock_mhz=[t.clock_mhz for t in rounds])
         # Whether inputs can be made again from a seed: a property of the task's generator,
         # decided once here (two generations and a comparison, ~15 ms at full size) for every step.
-        profile["replayable"] = replayable(reference.get_inputs, device, req.input_seed)
+        profile["replayable"] = replayable(make_timed, device, req.input_seed)
         with torch.no_grad():
             profile["perturb_timing_inputs"] = perturbs(
-                input_bytes(inputs), _generation_ms(reference.get_inputs, device, req.input_seed),
+                input_bytes(inputs), _generation_ms(make_timed, device, req.input_seed),
                 timing.median_ms,
                 perturbation.perturbable(inputs), lambda: _perturbation_visible(req, model, inputs))
-            profile["insensitive"] = _insensitive(req, reference.get_inputs, model, device)
             profile["row_inputs"] = separable_rows(model, inputs, req.atol, req.rtol)
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
     return dict(profile, flops=flops, bytes=nbytes, dtype=str(dtype).replace("torch.", ""))
@@ -254,7 +260,8 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
     guard = DispatchGuard(device, candidate_file)
     guard.jit_names = frozenset(report.kernels)
     if profile.get("replayable") is None:  # a profile cached before it recorded this
-        profile = dict(profile, replayable=replayable(reference.get_inputs, device, req.input_seed))
+        make_timed = timed_input_maker(reference.get_inputs, req.task_id, bool(profile.get("insensitive")))
+        profile = dict(profile, replayable=replayable(make_timed, device, req.input_seed))
     with clock.stage(CORRECTNESS), torch.no_grad():
         signature = _correctness(req, reference, reference_side, new_model, guard, device, snap,
                                  profile, result)
@@ -501,6 +508,11 @@ def check_returned(inputs: list, out, stage: str, label: str) -> None:
         if o.layout != torch.strided or o.is_meta or (device is not None and o.device != device):
             raise StageFailure(stage, "not_a_tensor", f"{label}: output {i} is a {o.layout} tensor "
                                f"on {o.device}; return dense (strided) tensors on {device}")
+        base = o._base  # a dense view of a sparse tensor's values is strided, its base is not
+        if base is not None and (base.layout != torch.strided or base.is_meta or base.is_nested):
+            raise StageFailure(stage, "not_a_tensor", f"{label}: output {i} is a view of a "
+                               f"{'nested' if base.is_nested else base.layout} tensor; return dense "
+                               "(strided) tensors and views of them")
         if o.is_nested or o.has_names():
             raise StageFailure(stage, "not_a_tensor", f"{label}: output {i} is a "
                                f"{'nested' if o.is_nested else 'named'} tensor; return plain "
@@ -632,7 +644,8 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     # last timed call (the one checked in full) cannot be honest on it alone.
     trials = _timed_call_count(profile)
     with _defence(result, "timed inputs (setup)"):
-        sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
+        make_timed = timed_input_maker(reference.get_inputs, req.task_id, bool(profile.get("insensitive")))
+        sampler = TimedOutputSampler(make_timed, inputs, device,
                                      req.input_seed + TIMING_SEED_OFFSET,
                                      replayable=profile["replayable"],
                                      perturbing=bool(profile.get("perturb_timing_inputs")),

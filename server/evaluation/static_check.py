@@ -9,12 +9,15 @@ Import aliases are resolved, so `import torch as T; T.compile(...)` is caught li
 from __future__ import annotations
 
 import ast
+import codecs
 import dataclasses
 import builtins
 import importlib
+import io
 import importlib.util
 import re
 import sys
+import tokenize
 import types
 from dataclasses import dataclass
 
@@ -454,7 +457,28 @@ def _check_nesting(tree: ast.Module) -> None:
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
 
 
+# What the evaluator writes the submission as, and so the only encodings it may declare.
+SOURCE_ENCODINGS = {"utf-8", "utf-8-sig", "ascii"}
+
+
+def _check_declared_encoding(source: str) -> None:
+    """An encoding declaration (`# coding: unicode_escape`, PEP 263) makes Python's import decode
+    the file into other text than the string checked here: `\\u000a` in a comment becomes a line
+    of code no rule has read. Only the encodings the file is written in may be declared."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source.encode("utf-8")).readline)
+    except UnicodeError:
+        return  # a lone surrogate: the parse below refuses the text
+    except SyntaxError as exc:  # an unknown encoding, or one that contradicts a BOM
+        _fail(f"the encoding declaration cannot be used: {exc.msg if hasattr(exc, 'msg') else exc}; "
+              "remove it (submissions are UTF-8)", "syntax_error")
+    if codecs.lookup(encoding).name not in SOURCE_ENCODINGS:
+        _fail(f"the file declares the encoding `{encoding}` (PEP 263), under which Python would read "
+              "other code than the text checked; remove the declaration (submissions are UTF-8)")
+
+
 def _parse(source: str) -> ast.Module:
+    _check_declared_encoding(source)
     try:
         return ast.parse(source.removeprefix("\ufeff"), filename="submission.py")  # a UTF-8 BOM
     except SyntaxError as exc:
