@@ -32,6 +32,8 @@ def test_a_null_byte_is_a_syntax_error():
     "A = torch.Tensor(np.zeros(4, dtype=np.float32))", "A = torch.FloatTensor(np.zeros(4))",
     "A = torch.empty(0).new(np.zeros(4))", "W = (torch.FloatTensor,)[0]", "T = torch.Tensor\nW = [T]",
     "def f(x):\n    m = x.new\n    return m", "def f(t, a):\n    return torch.Tensor.new(t, a)",
+    "def f(n):\n    return torch.Tensor(n)",  # a bare name may be an array
+    "def f(int):\n    return torch.Tensor(int(np.zeros(4)))",  # int rebound (a parameter)
 ])
 def test_legacy_constructors_given_data_are_refused(line):
     """They make a tensor over a numpy array's memory (red-team pass 22), and no mode sees them."""
@@ -39,6 +41,31 @@ def test_legacy_constructors_given_data_are_refused(line):
     with pytest.raises(StageFailure) as refused:
         static_check(source, "triton")
     assert "legacy constructor" in refused.value.feedback
+
+
+@pytest.mark.parametrize("line", [
+    "import typing\nT = typing.Tuple[torch.FloatTensor]\nW = typing.get_args(T)[0]",
+    "from typing import Optional\nW = Optional[torch.FloatTensor].__args__[0]",
+])
+def test_types_named_in_generics_do_not_come_back_out(line):
+    """Generics may name the legacy types because nothing calls them there; `get_args` and
+    `__args__` would hand the constructor back (review of session 13)."""
+    source = RELU.replace("import torch\n", f"import torch\n{line}\n", 1)
+    with pytest.raises(StageFailure) as refused:
+        static_check(source, "triton")
+    assert "get_args" in refused.value.feedback or "__args__" in refused.value.feedback
+
+
+def test_classic_sizes_and_typing_constructs_pass():
+    """False-rejection probe 6: `torch.Tensor(int(n))` in a classic layer, and the tensor type in
+    typing constructs other than a subscript."""
+    lines = ("import typing\nfrom typing import Callable, TypeVar\n"
+             "Launcher = Callable[[torch.Tensor, torch.Tensor], None]\nMaybe = torch.Tensor | None\n"
+             "TT = TypeVar('TT', bound=torch.Tensor)\n\n\n"
+             "def bias(n, shape):\n    return torch.Tensor(int(n)), torch.Tensor(len(shape) * 2 + 1)\n\n\n"
+             "def h(v):\n    assert isinstance(v, torch.Tensor | None)\n"
+             "    return typing.cast(torch.Tensor, v)\n")
+    assert static_check(RELU.replace("import torch\n", f"import torch\n{lines}", 1), "triton").kernels
 
 
 def test_legacy_constructors_with_a_size_and_tensor_types_pass():

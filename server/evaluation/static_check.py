@@ -147,6 +147,8 @@ FORBIDDEN_NAMES = {
     "triton.runtime": _INTROSPECTION,
     "types": _INTROSPECTION,
     "typing.get_type_hints": "it evaluates annotation strings the static check cannot read",
+    "typing.get_args": "it hands back the types a generic or union names, a legacy tensor "
+                       "constructor among them (`get_args(Tuple[torch.FloatTensor])[0](array)`)",
     "typing.ForwardRef": "it evaluates annotation strings the static check cannot read",
     "functools.singledispatch": "it evaluates annotation strings the static check cannot read",
     "functools.singledispatchmethod": "it evaluates annotation strings the static check cannot read",
@@ -269,6 +271,8 @@ FORBIDDEN_ATTRIBUTES = {
         "mro",
         # a function's defaults, changed in place, change what every caller gets (the reference)
         "__defaults__", "__kwdefaults__",
+        # the types a generic or union names (`typing.get_args` too): a legacy constructor among them
+        "__args__",
         # a @triton.jit function's view of its module's globals (builtins included)
         "get_capture_scope", "used_global_vals",
     )
@@ -987,6 +991,7 @@ def _check_legacy_constructors(tree: ast.Module, aliases: dict[str, str]) -> Non
     `m = x.new; m(arr)` call them unseen)."""
     annotations = {id(n) for a in _annotations(tree) for n in nodes(a)}
     parents = {id(c): p for p in nodes(tree) for c in ast.iter_child_nodes(p)}
+    rebound = bound_names(tree)
     for node in nodes(tree):
         if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(node.ctx, ast.Load):
             continue
@@ -999,29 +1004,61 @@ def _check_legacy_constructors(tree: ast.Module, aliases: dict[str, str]) -> Non
         if isinstance(parent, ast.Call) and parent.func is node:
             if not (any(isinstance(a, ast.Starred) for a in parent.args)
                     or any(k.arg is None for k in parent.keywords)
-                    or (len(parent.args) == 1 and not (isinstance(parent.args[0], ast.Constant)
-                                                       and type(parent.args[0].value) is int))):
+                    or (len(parent.args) == 1 and not _certainly_int(parent.args[0], rebound))):
                 continue
-        elif not new and _type_use(node, parent, parents.get(id(parent)), aliases):
+        elif not new and _type_use(node, parents, aliases):
             continue
-        _fail(f"{where(node)}: `{name or '.new'}` may be called only with a size (and its type "
-              f"named only in annotations and type tests): {_SHARED_MEMORY} (a legacy constructor "
-              "given an array shares its memory); use torch.empty/zeros(size) or torch.tensor(data)")
+        _fail(f"{where(node)}: `{name or '.new'}` may be called only with a size (one argument: an "
+              "int literal, `int(...)` or `len(...)`; its type named only in annotations, type "
+              f"tests and typing constructs): {_SHARED_MEMORY} (a legacy constructor given an "
+              "array shares its memory); use torch.empty/zeros(size) or torch.tensor(data)")
 
 
-def _type_use(node, parent, grand, aliases: dict[str, str]) -> bool:
+def _certainly_int(expr: ast.AST, rebound: set[str]) -> bool:
+    """An int literal, the builtins `int(...)` or `len(...)` (names the file does not rebind), or
+    arithmetic of those: a size, never an array (`int(array)` is a Python int or an error)."""
+    if isinstance(expr, ast.Constant):
+        return type(expr.value) is int
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+        return expr.func.id in ("int", "len") and expr.func.id not in rebound
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+        return _certainly_int(expr.left, rebound) and _certainly_int(expr.right, rebound)
+    return False
+
+
+def _type_use(node, parents: dict, aliases: dict[str, str]) -> bool:
     """`isinstance(x, torch.Tensor)`, `(torch.Tensor, int)` there, `t is torch.Tensor`,
-    `torch.Tensor.dim`, `Tuple[torch.Tensor, ...]`."""
-    if type_test(node, parent, grand):
+    `torch.Tensor.dim`, `T = torch.Tensor`, and the type inside typing constructs: generics
+    (`Tuple[torch.Tensor, ...]`, `Callable[[torch.Tensor], None]`), unions (`torch.Tensor | None`,
+    also as an alias or in a type test), `typing.cast(torch.Tensor, y)`, `TypeVar(bound=...)`.
+    Not a tuple or list that code indexes (`(torch.FloatTensor,)[0](array)`)."""
+    parent = parents.get(id(node))
+    if type_test(node, parent, parents.get(id(parent))):
         return True
     if isinstance(parent, ast.Attribute):
         return parent.attr != "new"
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
         return True  # `T = torch.Tensor`: an alias, whose uses are judged as the original's
-    generic = parent if isinstance(parent, ast.Subscript) else grand if isinstance(parent, ast.Tuple) else None
-    return isinstance(generic, ast.Subscript) and (
-        (dotted(generic.value, aliases) or "").startswith("typing.")
-        or (isinstance(generic.value, ast.Name) and generic.value.id in ("tuple", "list", "dict", "type")))
+    inner, outer, unions_only = node, parent, True
+    while isinstance(outer, (ast.Tuple, ast.List)) or (isinstance(outer, ast.BinOp) and isinstance(outer.op, ast.BitOr)):
+        unions_only = unions_only and isinstance(outer, ast.BinOp)
+        inner, outer = outer, parents.get(id(outer))
+    if isinstance(outer, ast.Subscript) and outer.slice is inner:
+        return ((dotted(outer.value, aliases) or "").startswith("typing.")
+                or (isinstance(outer.value, ast.Name) and outer.value.id in ("tuple", "list", "dict", "type")))
+    if isinstance(outer, ast.Call):
+        func = dotted(outer.func, aliases) or ""
+        if func == "typing.cast":
+            return bool(outer.args) and outer.args[0] is inner
+        return (isinstance(outer.func, ast.Name) and outer.func.id in ("isinstance", "issubclass")
+                and len(outer.args) == 2 and outer.args[1] is inner)
+    if isinstance(outer, ast.keyword) and outer.arg == "bound":
+        call = parents.get(id(outer))
+        return isinstance(call, ast.Call) and dotted(call.func, aliases) == "typing.TypeVar"
+    # `X = torch.Tensor | None`: a union cannot be called, nor indexed (its members come back
+    # only through `typing.get_args` or `__args__`, which are refused)
+    return (inner is not node and unions_only and isinstance(outer, ast.Assign)
+            and len(outer.targets) == 1 and isinstance(outer.targets[0], ast.Name))
 
 
 def _check_dynamic_attribute(node: ast.Call) -> None:
@@ -1107,9 +1144,9 @@ def _check_model_new(tree: ast.Module, aliases: dict[str, str]) -> None:
     cls = classes[-1]
     bases = [dotted(b, aliases) for b in cls.bases]
     _require(len(bases) == 1 and bases[0] in ALLOWED_MODEL_BASES,
-             f"line {cls.lineno}: ModelNew must subclass nn.Module directly "
-             f"(found bases: {', '.join(str(b) for b in bases) or 'none'}); "
-             "subclassing the reference Model is not allowed")
+             f"line {cls.lineno}: ModelNew must subclass nn.Module directly and define its "
+             f"own forward (found bases: {', '.join(str(b) for b in bases) or 'none'}); no base "
+             "class of your own, and not the reference Model")
     _require(any(isinstance(n, ast.FunctionDef) and n.name == "forward" for n in cls.body),
              f"line {cls.lineno}: ModelNew has no forward method")
 
