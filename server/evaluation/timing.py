@@ -45,11 +45,10 @@ L2_FLUSH_BYTES = 2 * 64 * 1024 * 1024  # twice the largest L2 we target (H200: 6
 # GPU busy time ahead of each timed call, so the host's issuing of it (under the guard: ~0.2 ms for
 # one Triton launch on the H200's host) is not timed: twice the fastest warm-up call's host time,
 # then twice the timed calls' median host time (from LEAD_SPANS calls on) once that is more,
-# within [LEAD_S, LEAD_MAX_S]. A
-# submission can lengthen it only up to the cap by slow calls; all a lead could hide is work not
-# ordered after the start event (streams of its own, refused statically) or queued ahead of it by
-# code running outside the call (the evaluator stops cyclic garbage collection, whose finalizers
-# could).
+# within [LEAD_S, LEAD_MAX_S]. A submission can lengthen it only up to the cap by slow calls; all
+# a lead could hide is work not ordered after the start event (streams of its own, refused
+# statically) or queued ahead of it by code running outside the call (the evaluator stops cyclic
+# garbage collection, whose finalizers could).
 LEAD_S = 100e-6
 LEAD_MAX_S = 1e-3
 LEAD_FACTOR = 2.0
@@ -96,7 +95,7 @@ class Timing:
     tail_limit_ms: float = 0.0  # tails above this are charged their excess
     # Why a timing may differ from its neighbours (diagnostics, not used in the score): the SM
     # clock the spin kernel measured before the trials (after ramping) and right after them,
-    # and how many trials were counted to the device's settling (work seen outside the call).
+    # and the settle tails (work seen outside the call, or a slow wake-up).
     clock_mhz: float = 0.0
     clock_after_mhz: float = 0.0
     tail_counted: int = 0  # trials charged an excess over the tail limit
