@@ -77,9 +77,10 @@ def create_kernel_app(config: Config | None = None):
     app.add_route("/mcp", mcp, methods=["POST"])
 
     from server.kernel_environment import EpisodeError
-    from server.request_limits import BodyLimit
+    from server.request_limits import BodyLimit, NoWebSocketMcp
 
     app.add_middleware(BodyLimit)
+    app.add_middleware(NoWebSocketMcp)
 
     @app.exception_handler(EpisodeError)
     async def episode_error(_request, exc: EpisodeError):

@@ -7,6 +7,8 @@ the server from 0.76 to 1.23 GB). WebSocket frames are capped by uvicorn (`ws_ma
 
 from __future__ import annotations
 
+import json
+
 MAX_BODY_BYTES = 4 * 1024 * 1024
 DRAINED_BYTES = 64 * 1024 * 1024  # a mistaken big body gets its answer; a flood is cut off
 TOO_LARGE = "request body too large: at most %d bytes (a submission is at most 256 KiB of source)"
@@ -58,3 +60,39 @@ async def _too_large(send, limit: int) -> None:
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
+
+
+class NoWebSocketMcp:
+    """ASGI middleware: OpenEnv's WebSocket loop answers `{"type": "mcp"}` messages with its MCP
+    handler, whose `openenv/session/close` freed any plain WebSocket session's slot (one client
+    held seven sessions past a cap of three: red-team pass 29), as its HTTP route did before it
+    was removed. Such messages are answered here with an error and never reach the loop."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "websocket":
+            return await self.app(scope, receive, send)
+
+        async def filtered_receive():
+            while True:
+                message = await receive()
+                if message["type"] != "websocket.receive" or not _is_mcp(message):
+                    return message
+                await send({"type": "websocket.send", "text": json.dumps({"type": "error", "data": {
+                    "message": "kernel_env serves no MCP tools or sessions; play episodes with "
+                               "reset and step messages", "code": "UNKNOWN_TYPE"}})})
+
+        await self.app(scope, filtered_receive, send)
+
+
+def _is_mcp(message: dict) -> bool:
+    text = message.get("text")
+    if text is None and message.get("bytes") is not None:
+        text = message["bytes"].decode("utf-8", "replace")
+    try:
+        parsed = json.loads(text) if text else None
+    except ValueError:
+        return False  # the loop answers malformed JSON itself
+    return isinstance(parsed, dict) and parsed.get("type") == "mcp"

@@ -147,6 +147,7 @@ def test_imports_are_read_from_the_dynamic_symbol_table(tmp_path):
     ("PyRun_SimpleString", True), ("Py_CompileString", True), ("PyEval_EvalCode", True),
     ("PyImport_ImportModule", True), ("PyObject_GetAttrString", False), ("PyDict_New", False),
     ("cudaSetDeviceFlags", True), ("cuCtxSetFlags", True), ("cudaGetDeviceFlags", False),
+    ("_ZN3c105utils7set_envEPKcS3_b", True), ("_ZN3c105utils7get_envEPKc", True),
 ])
 def test_which_imports_are_refused(symbol, refused):
     assert (so_imports.forbidden_import([symbol], ALLOWED_OP_NAMES) is not None) == refused

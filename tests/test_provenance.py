@@ -263,6 +263,14 @@ def test_load_inline_sources_are_read_as_they_compile(change, refused):
     ('static auto r = read;', "= read;"),
     ('cudaMemPool_t pool; cudaMemPoolCreate(&pool, &props);', "mempool"),
     ('cudaLaunchHostFunc(stream, host_fn, nullptr);', "launchhostfunc"),
+    # red-team pass 29: line ends and splices as GCC reads them, attributes in any spelling
+    ('int a = 0; // a note\rasm volatile(".byte 0x0f, 0x05");', ".byte"),
+    ('// helper \\ \n/*\nasm volatile(".byte 0x0f, 0x05"); // */', ".byte"),
+    ('[ [gnu::constructor] ] static void at_load() {}', "constructor"),
+    ('<:<:gnu::constructor:>:> static void at_load() {}', "constructor"),
+    ('__attribute__( (constructor) ) static void at_load() {}', "constructor"),
+    ('std::vector<::std::string> names; int v[2] = {0, 1};', "ok"),
+    ('auto saved = c10::utils::get_env("TORCH_HOME");', "get_env"),
     # review of session 13: blocking synchronisation during the tail's calibration, spin after
     ('cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);', "setdeviceflags"),
     ('cuCtxSetFlags(CU_CTX_SCHED_BLOCKING_SYNC);', "ctxsetflags"),

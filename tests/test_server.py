@@ -157,6 +157,24 @@ def test_non_text_code_over_the_raw_socket(cpu_server):
     asyncio.run(run())
 
 
+def test_websocket_mcp_messages_cannot_free_other_sessions(cpu_server):
+    """OpenEnv's WebSocket loop handed `mcp` messages to its MCP handler, whose
+    `openenv/session/close` freed plain sessions' slots past the cap (red-team pass 29)."""
+    async def run():
+        url = cpu_server["url"].replace("http", "ws") + "/ws"
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"type": "reset", "data": {"task_id": "level1/19_ReLU"}}))
+            assert json.loads(await ws.recv())["type"] == "observation"
+            for method in ("openenv/session/create", "openenv/session/close"):
+                await ws.send(json.dumps({"type": "mcp", "data": {
+                    "jsonrpc": "2.0", "id": 1, "method": method, "params": {"session_id": "x"}}}))
+                reply = json.loads(await ws.recv())
+                assert reply["type"] == "error" and "no MCP" in reply["data"]["message"]
+            await ws.send(json.dumps({"type": "reset", "data": {"seed": 0}}))  # session survives
+            assert json.loads(await ws.recv())["type"] == "observation"
+    asyncio.run(run())
+
+
 def test_capacity_error_past_the_session_cap(cpu_server):
     clients = [KernelEnv(base_url=cpu_server["url"]).sync() for _ in range(3)]
     try:

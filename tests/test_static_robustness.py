@@ -22,6 +22,19 @@ def test_odd_string_annotations_are_refused_cleanly(annotation):
     assert refused.value.error_class == "format_violation" and "annotation" in refused.value.feedback
 
 
+@pytest.mark.parametrize("newline", ["\r", "\r\n"])
+def test_an_encoding_declaration_behind_other_line_ends_is_found(newline):
+    """Python's import ends lines at a lone `\\r`; tokenize.detect_encoding on a string's bytes
+    did not, so `\\r# coding: utf-7\\r` hid the declaration (red-team pass 29). The text is
+    checked, and imported, with `\\n` line ends."""
+    source = newline + "# -*- coding: utf-7 -*-" + newline + RELU.replace("\n", newline)
+    with pytest.raises(StageFailure) as refused:
+        static_check(source, "triton")
+    assert "utf-7" in refused.value.feedback
+    report = static_check(RELU.replace("\n", newline), "triton")
+    assert "\r" not in report.source and report.kernels
+
+
 def test_a_null_byte_is_a_syntax_error():
     with pytest.raises(StageFailure) as refused:
         static_check(RELU + "\0", "triton")

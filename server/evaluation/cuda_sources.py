@@ -71,6 +71,7 @@ CUDA_FORBIDDEN_TEXT = MappingProxyType({
     "profiler": PROFILER_REASON, "kineto": PROFILER_REASON, "recordfunction": PROFILER_REASON,
     "record_function": PROFILER_REASON, "callbacks": PROFILER_REASON,
     "/proc": _FILES, "environ": _FILES, "setenv": _FILES, "putenv": _FILES, "getenv": _FILES,
+    "set_env": _FILES, "get_env": _FILES,  # c10::utils::set_env / get_env
     "fopen": _FILES, "fdopen": _FILES, "freopen": _FILES, "fstream": _FILES, "filesystem": _FILES,
     "unlink": _FILES, "mmap": _FILES, "fwrite": _FILES,
     "popen": _PROCESSES, "posix_spawn": _PROCESSES,
@@ -210,7 +211,9 @@ def code_and_literals(source: str, refuse_raw: bool = True) -> str:
     joined (`"libcu" "blas"` is one literal to the compiler), digit separators (`1'000`) dropped
     from their number. Raw string literals, with any encoding prefix (`LR"(`), are refused
     (`refuse_raw`)."""
-    source = re.sub(r"\\\r?\n", "", source)
+    # Line ends as the compiler reads them: a lone `\r` ends a `//` comment, and a backslash
+    # followed by blanks still splices the next line (red-team pass 29)
+    source = re.sub(r"\\[ \t\f\v]*\n", "", source.replace("\r\n", "\n").replace("\r", "\n"))
     out, i, n, raw = [], 0, len(source), []
     literal_end = -1  # where the last string literal closed in `out`, to join the next to it
     while i < n:
@@ -511,6 +514,15 @@ def _attribute_lists(code: str, opener: re.Pattern, closer: str):
         yield found.group(0), items
 
 
+def _attribute_spelling(code: str) -> str:
+    """Attribute brackets as the compiler reads them: digraphs (`<:` is `[`, `:>` is `]`, but
+    `<::` followed by neither `:` nor `>` is `<` then `::`), and blanks between the two brackets
+    (`[ [gnu::constructor] ]`, `__attribute__( (constructor) )`: red-team pass 29)."""
+    code = re.sub(r"<:(?!:(?![:>]))", "[", code).replace(":>", "]")
+    code = re.sub(r"\[\s+\[", "[[", re.sub(r"\]\s+\]", "]]", code))
+    return re.sub(r"\(\s+\(", "((", re.sub(r"\)\s+\)", "))", code))
+
+
 def _check_attributes(code: str) -> None:
     """Every attribute of every list, not only the first (`aligned(16), constructor`)."""
     for opener, items in _attribute_lists(code, _GNU_ATTRIBUTE_LIST, "))"):
@@ -536,7 +548,7 @@ def _check_text(text: str) -> None:
         if found:
             _fail_cuda(found.group(0), reason)
     code = _LITERALS.sub('""', text)
-    _check_attributes(code)
+    _check_attributes(_attribute_spelling(code))
     for pattern, reason in CUDA_FORBIDDEN_IDENTIFIERS.items():
         found = pattern.search(code)
         if found:

@@ -175,10 +175,8 @@ def describe_extra_inputs(task_id: str | None) -> str:
               "values elsewhere)" if family in SPIKED_FAMILIES else "")
     if family not in EXTRA_TRIALS:
         return "none beyond the task's own get_inputs() (fresh random seeds per trial)" + spiked
-    timed = ("; the timed calls: signed inputs in [-32, 32] (fresh each call)"
-             if family == "activation" else "")
     return (", ".join(label for label, _ in EXTRA_TRIALS[family]) + " (same shapes as get_inputs())"
-            + spiked + timed)
+            + spiked)
 
 
 def generate(get_inputs: Callable[[], list], device: torch.device, seed: int) -> list:
@@ -243,34 +241,6 @@ def insensitive_trial_inputs(get_inputs, device: torch.device, seed: int) -> lis
 
 def _extra_trials(task_id: str | None, insensitive: bool) -> list:
     return EXTRA_TRIALS.get(task_family(task_id), INSENSITIVE_TRIALS if insensitive else [])
-
-
-# Timed calls on tasks where the task's own inputs make a shortcut exact (ReLU, LeakyReLU and ELU
-# are the identity on [0, 1), HardTanh on [-1, 1]) or the inputs hardly matter (insensitive tasks):
-# a kernel returning its input, or a row computed once, passed every timed call and every re-check
-# of one (red-team pass 28). Their floating inputs are redrawn like the family's discriminating
-# trial, in place, from the same seeded generator (so the calls stay replayable).
-def timed_input_maker(get_inputs, task_id: str | None, insensitive: bool = False):
-    """The generator of the timed calls' inputs (the reference's timing uses it too): the task's
-    own, or, for activations and insensitive tasks, those with every floating input redrawn
-    signed in place (activations: [-32, 32], like their signed trial; insensitive tasks: scaled
-    like their scaled trial)."""
-    family = task_family(task_id)
-    if family == "activation":
-        scale = lambda i: 32.0  # noqa: E731
-    elif family is None and insensitive:
-        scale = lambda i: 100.0 * (i + 1)  # noqa: E731 - as _signed_scaled
-    else:
-        return get_inputs
-
-    def redrawn():
-        inputs = list(get_inputs())
-        for i, x in enumerate(inputs):
-            if torch.is_tensor(x) and x.is_floating_point():
-                x.uniform_(-scale(i), scale(i))
-        return inputs
-
-    return redrawn
 
 
 def _spiked_inputs(get_inputs, device: torch.device, seed: int, task_id: str | None) -> list:

@@ -306,7 +306,7 @@ def foreign_threads(before: set[int]) -> list[str]:
 # Library frames (torch, Triton, the standard library, the evaluator) keep doing these.
 _REFUSED_EVENTS = frozenset({
     "exec", "compile", "open", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
-    "os.forkpty", "os.kill", "os.putenv", "os.unsetenv", "subprocess.Popen", "ctypes.dlopen",
+    "os.forkpty", "os.kill", "os.killpg", "os.putenv", "os.unsetenv", "subprocess.Popen", "ctypes.dlopen",
     "ctypes.dlsym", "ctypes.cdata", "sys._current_frames", "sys.settrace", "sys.setprofile",
     "sys.addaudithook", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
     "object.__setattr__", "object.__delattr__", "function.__new__", "code.__new__",

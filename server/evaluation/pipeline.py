@@ -27,7 +27,7 @@ from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
 from .interpreter_bounds import KernelMemoryError
 from .inputs import (correctness_trials, generate, insensitive_trial_inputs, replayable, seed_torch,
-                     spiked_task, task_family, timed_input_maker, trial_count)
+                     spiked_task, task_family, trial_count)
 from .loading import build_models, candidate_path, load_candidate, load_reference
 from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
@@ -63,28 +63,26 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
             profile["eval_mode"] = _is_random(model, inputs)
             if profile["eval_mode"]:
                 model.eval()
-            # Before the timing: whether the timed calls' inputs are redrawn depends on it, and
-            # the reference is timed on what the candidate's timed calls get.
-            profile["insensitive"] = _insensitive(req, reference.get_inputs, model, device)
-            make_timed = timed_input_maker(reference.get_inputs, req.task_id, profile["insensitive"])
-            if make_timed is not reference.get_inputs:
-                del inputs
-                inputs = generate(make_timed, device, req.input_seed + TIMING_SEED_OFFSET)
             rounds = [time_forward(lambda: model(*inputs), device)
                       for _ in range(REFERENCE_ROUNDS if device.type == "cuda" else 1)]
-            profile["output_shapes"] = [list(o.shape) for o in as_tensors(model(*inputs), "reference")]
+            outputs = as_tensors(model(*inputs), "reference")
+            profile["output_shapes"] = [list(o.shape) for o in outputs]
+            # Which outputs are an input's memory (a view): a candidate's may be only where these are
+            profile["output_aliases"] = [_shares_memory(o, inputs) for o in outputs]
+            del outputs
         timing = sorted(rounds, key=lambda t: t.median_ms)[len(rounds) // 2]
         profile.update(ref_runtime_ms=timing.median_ms, ref_spread=timing.spread,
                        ref_rounds_ms=[t.median_ms for t in rounds],
                        ref_clock_mhz=[t.clock_mhz for t in rounds])
         # Whether inputs can be made again from a seed: a property of the task's generator,
         # decided once here (two generations and a comparison, ~15 ms at full size) for every step.
-        profile["replayable"] = replayable(make_timed, device, req.input_seed)
+        profile["replayable"] = replayable(reference.get_inputs, device, req.input_seed)
         with torch.no_grad():
             profile["perturb_timing_inputs"] = perturbs(
-                input_bytes(inputs), _generation_ms(make_timed, device, req.input_seed),
+                input_bytes(inputs), _generation_ms(reference.get_inputs, device, req.input_seed),
                 timing.median_ms,
                 perturbation.perturbable(inputs), lambda: _perturbation_visible(req, model, inputs))
+            profile["insensitive"] = _insensitive(req, reference.get_inputs, model, device)
             profile["row_inputs"] = separable_rows(model, inputs, req.atol, req.rtol)
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
     return dict(profile, flops=flops, bytes=nbytes, dtype=str(dtype).replace("torch.", ""))
@@ -259,9 +257,9 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         _check_integrity(snap, COMPILE)
     guard = DispatchGuard(device, candidate_file)
     guard.jit_names = frozenset(report.kernels)
+    guard.reference_aliases = profile.get("output_aliases")  # what every call's outputs may alias
     if profile.get("replayable") is None:  # a profile cached before it recorded this
-        make_timed = timed_input_maker(reference.get_inputs, req.task_id, bool(profile.get("insensitive")))
-        profile = dict(profile, replayable=replayable(make_timed, device, req.input_seed))
+        profile = dict(profile, replayable=replayable(reference.get_inputs, device, req.input_seed))
     with clock.stage(CORRECTNESS), torch.no_grad():
         signature = _correctness(req, reference, reference_side, new_model, guard, device, snap,
                                  profile, result)
@@ -432,8 +430,13 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
         raise StageFailure(CORRECTNESS, "forbidden_op", str(guard.violation))
     _check_no_kernel_failure(guard, CORRECTNESS)
     check_modes(CORRECTNESS, label)
-    check_returned(inputs, out, CORRECTNESS, label)
+    check_returned(inputs, out, CORRECTNESS, label, getattr(guard, "reference_aliases", None))
     return out
+
+
+def _shares_memory(t: torch.Tensor, inputs: list) -> bool:
+    storage = t.untyped_storage().data_ptr()
+    return any(torch.is_tensor(x) and x.untyped_storage().data_ptr() == storage for x in inputs)
 
 
 def _check_no_kernel_failure(guard: DispatchGuard, stage: str) -> None:
@@ -489,10 +492,11 @@ def check_modes(stage: str, label: str) -> None:
                            "open (torch.autograd.forward_ad.dual_level); calls run without it")
 
 
-def check_returned(inputs: list, out, stage: str, label: str) -> None:
+def check_returned(inputs: list, out, stage: str, label: str, aliases: list | None = None) -> None:
     """What a call returned and left behind, before anything reads it: plain, dense tensors
     (exact types) of a comparable dtype on the inputs' device, carrying no Python state, nor
-    its inputs."""
+    its inputs; and, given which of the reference's outputs are its inputs' memory (`aliases`),
+    no other output in an input's memory."""
     outputs = output_items(out)
     if outputs is None:
         kinds = ", ".join(sorted({type(x).__name__ for x in items_of(out)}))
@@ -517,6 +521,13 @@ def check_returned(inputs: list, out, stage: str, label: str) -> None:
             raise StageFailure(stage, "not_a_tensor", f"{label}: output {i} is a "
                                f"{'nested' if o.is_nested else 'named'} tensor; return plain "
                                "tensors (no nested tensors, no dimension names)")
+        if aliases is not None and i < len(aliases) and not aliases[i] and _shares_memory(o, inputs):
+            # ReLU is the identity on its task's own [0, 1) inputs: returning the input passed
+            # every timed call's check while it cost nothing (red-team pass 28)
+            raise StageFailure(stage, "input_mutated", f"{label}: output {i} is an input's "
+                               "memory (the input or a view of it), where the reference returns a "
+                               "new tensor; inputs are read-only: write the result into a tensor "
+                               "of your own")
         if o.dtype not in _COMPARABLE:
             raise StageFailure(stage, "dtype_mismatch", f"{label}: output {i} has dtype {o.dtype}, "
                                "which the comparison cannot read; return the reference's dtype")
@@ -644,8 +655,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     # last timed call (the one checked in full) cannot be honest on it alone.
     trials = _timed_call_count(profile)
     with _defence(result, "timed inputs (setup)"):
-        make_timed = timed_input_maker(reference.get_inputs, req.task_id, bool(profile.get("insensitive")))
-        sampler = TimedOutputSampler(make_timed, inputs, device,
+        sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
                                      req.input_seed + TIMING_SEED_OFFSET,
                                      replayable=profile["replayable"],
                                      perturbing=bool(profile.get("perturb_timing_inputs")),
@@ -655,7 +665,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
 
     def observed(out):
         check_modes(TIMING, "a timed call")
-        check_returned(inputs, out, TIMING, "a timed call")
+        check_returned(inputs, out, TIMING, "a timed call", profile.get("output_aliases"))
         _check_signature(out, signature, "a timed call")
         sampler.observe(out)
 

@@ -57,7 +57,7 @@ _TORCH_PARTS = ("ThreadLocalDebugInfo", "ThreadLocalState", "DebugInfoGuard", "G
                 "PythonDispatcher", "TorchDispatchModeTLS", "PythonTLSSnapshot", "set_python_dispatcher",
                 "tls_set_dispatch_key", "PyInterpreter", "THPVariable_Unpack", "CUDACachingAllocator",
                 "getAllocator", "SetAllocator", "MemPool", "cudaMallocAsync", "CPUAllocator",
-                "invoke_parallel", "set_num_threads", "_M_start_thread",  # std::thread, std::async
+                "invoke_parallel", "set_num_threads", "_M_start_thread", "set_env", "get_env",  # std::thread, std::async
                 # files by other names: a mapped file (created if missing), serialization
                 "MapAllocator", "NewProcessWideShmHandle", "PyTorchStreamWriter",
                 "PyTorchStreamReader", "FileAdapter", "pickle_save", "pickle_load",

@@ -387,6 +387,10 @@ class StaticReport:
 def static_check(source: str, language: str) -> StaticReport:
     """Raise StageFailure on the first rule broken; else describe the kernels found. Import
     `report.source`, the text that was checked (its `__main__` block blanked out)."""
+    # Line ends as Python's import reads them: a lone `\r` ends a line there, but not for
+    # tokenize.detect_encoding on a string's bytes, so `\r# coding: utf-7\r` hid its declaration
+    # from the check below while the import honoured it (red-team pass 29)
+    source = source.replace("\r\n", "\n").replace("\r", "\n")
     source = without_main_block(_parse(source), source)
     report = _check_source(source, language)
     return dataclasses.replace(report, source=source)

@@ -46,7 +46,7 @@ PERTURB_MIN_BYTES = 64 << 20
 # a full check cost a copy and a full comparison besides.)
 FINGERPRINTED = 1 << 16
 CHECKED_CALLS = 5
-POISONED = 1 << 16  # elements of a returned output spoiled before the next call (perturbing)
+POISONED = 1 << 16  # elements of a returned output spoiled before the next call
 # Row-separable tasks (elementwise, row-wise softmax or norms, matmul by A's rows): each call's
 # fingerprint lies in 1/ROW_SHARE of the rows, secret ones (one per stretch of the batch, shifted
 # by a secret amount every call), and a sampled check's reference computes only those rows. A
@@ -135,11 +135,12 @@ class TimedOutputSampler:
     def refresh(self) -> None:
         """The next call's inputs, in place of the last ones (the same list object)."""
         self.round += 1
+        # A kernel could keep its last output and rewrite only what changed (the same input
+        # object every call, perturbing), or nothing at all (a task whose outputs barely depend
+        # on its own inputs: one kept output passed every check): it gets spoiled first.
+        if self.previous is not None:
+            _spoil(self.previous, self.inputs, self.gen)
         if self.perturbing:
-            # The same input object every call: a kernel could keep its last output and rewrite
-            # only what changed; that output gets spoiled at secret positions first.
-            if self.previous is not None:
-                _spoil(self.previous, self.inputs, self.gen)
             perturbation.restore(self.undo)
             self.undo = self._perturbed(self.inputs, self.round)
             return

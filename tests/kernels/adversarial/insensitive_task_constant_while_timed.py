@@ -1,8 +1,9 @@
 # task: level3/3_DeepNarrowMLP
-# expect: output_mismatch
+# expect: non_finite
 # why: honest through correctness (whose scaled trial catches a constant), then returns its first
 #      output on every timed call: within tolerance of any output on the task's own inputs, so it
-#      passed the re-checks until the timed calls got the scaled inputs too (red-team pass 28)
+#      passed the re-checks until every returned output got spoiled before the next call
+#      (red-team pass 28)
 import torch
 import torch.nn as nn
 import triton

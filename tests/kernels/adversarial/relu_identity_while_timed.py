@@ -1,8 +1,8 @@
 # task: level1/19_ReLU
-# expect: output_mismatch
+# expect: input_mutated
 # why: honest through correctness, then returns its input on every timed call: exact on the
-#      task's own torch.rand inputs, which the timed calls and their re-checks used until they
-#      got signed ones (red-team pass 28)
+#      task's own torch.rand inputs, which the timed calls use, and free; an output may be an
+#      input's memory only where the reference's is (red-team pass 28)
 import torch
 import torch.nn as nn
 import triton
