@@ -435,8 +435,10 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
 
 
 def _shares_memory(t: torch.Tensor, inputs: list) -> bool:
+    """Whether t lives in an input's storage (empty storages, address 0, share nothing)."""
     storage = t.untyped_storage().data_ptr()
-    return any(torch.is_tensor(x) and x.untyped_storage().data_ptr() == storage for x in inputs)
+    return storage != 0 and any(torch.is_tensor(x) and x.untyped_storage().data_ptr() == storage
+                                for x in inputs)
 
 
 def _check_no_kernel_failure(guard: DispatchGuard, stage: str) -> None:
