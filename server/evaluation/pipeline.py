@@ -430,7 +430,7 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
         raise StageFailure(CORRECTNESS, "forbidden_op", str(guard.violation))
     _check_no_kernel_failure(guard, CORRECTNESS)
     check_modes(CORRECTNESS, label)
-    check_returned(inputs, out, CORRECTNESS, label, getattr(guard, "reference_aliases", None))
+    check_returned(inputs, out, CORRECTNESS, label, guard.reference_aliases)
     return out
 
 
@@ -667,7 +667,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
 
     def observed(out):
         check_modes(TIMING, "a timed call")
-        check_returned(inputs, out, TIMING, "a timed call", profile.get("output_aliases"))
+        check_returned(inputs, out, TIMING, "a timed call", guard.reference_aliases)
         _check_signature(out, signature, "a timed call")
         sampler.observe(out)
 

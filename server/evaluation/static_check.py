@@ -478,8 +478,8 @@ def _check_declared_encoding(source: str) -> None:
     except UnicodeError:
         return  # a lone surrogate: the parse below refuses the text
     except SyntaxError as exc:  # an unknown encoding, or one that contradicts a BOM
-        _fail(f"the encoding declaration cannot be used: {exc.msg if hasattr(exc, 'msg') else exc}; "
-              "remove it (submissions are UTF-8)", "syntax_error")
+        _fail(f"the encoding declaration cannot be used: {exc.msg}; remove it (submissions are "
+              "UTF-8)", "syntax_error")
     if codecs.lookup(encoding).name not in SOURCE_ENCODINGS:
         _fail(f"the file declares the encoding `{encoding}` (PEP 263), under which Python would read "
               "other code than the text checked; remove the declaration (submissions are UTF-8)")
