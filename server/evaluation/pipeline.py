@@ -25,6 +25,7 @@ from .correctness import (as_tensors, check_deterministic, check_inputs_unchange
                           tolerances)
 from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
+from .input_placement import InputPlacer
 from .interpreter_bounds import KernelMemoryError
 from .inputs import (correctness_trials, generate, insensitive_trial_inputs, replayable, seed_torch,
                      spiked_task, task_family, trial_count)
@@ -63,8 +64,7 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
             profile["eval_mode"] = _is_random(model, inputs)
             if profile["eval_mode"]:
                 model.eval()
-            rounds = [time_forward(lambda: model(*inputs), device)
-                      for _ in range(REFERENCE_ROUNDS if device.type == "cuda" else 1)]
+            rounds = _time_reference(model, inputs, device)
             outputs = as_tensors(model(*inputs), "reference")
             profile["output_shapes"] = [list(o.shape) for o in outputs]
             # Which outputs are an input's memory (a view): a candidate's may be only where these are
@@ -86,6 +86,22 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
             profile["row_inputs"] = separable_rows(model, inputs, req.atol, req.rtol)
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
     return dict(profile, flops=flops, bytes=nbytes, dtype=str(dtype).replace("torch.", ""))
+
+
+def _time_reference(model, inputs: list, device: torch.device) -> list:
+    """The reference's timing rounds, its inputs moved to a random place before every call as the
+    candidate's are (input_placement.py): a placement one process happens to get would otherwise
+    be cached for every step of the task."""
+    if device.type != "cuda":
+        return [time_forward(lambda: model(*inputs), device)]
+    made, placer, placed = list(inputs), InputPlacer(device), list(inputs)
+
+    def move():
+        placed[:] = made
+        placer.place(placed)
+
+    return [time_forward(lambda: model(*placed), device, Hooks(before=move))
+            for _ in range(REFERENCE_ROUNDS)]
 
 
 def _generation_ms(get_inputs, device: torch.device, seed: int) -> float:
@@ -168,6 +184,7 @@ def prewarm(device: torch.device) -> None:
     check_deterministic(x, y, atol=1e-2, rtol=1e-2, label="prewarm")
     if device.type == "cuda":
         time_forward(lambda: y.clone(), device)  # also calibrates the timer's spin kernel
+        InputPlacer(device).place([y])  # the timed inputs' move (input_placement.py)
         fused_compare.max_diff_and_excess(y, x, 0.01)  # the full-size comparison's kernel
     # the normalised tasks' checks, and the timed calls' per-call defences (perturbation,
     # spoiled outputs, fingerprints): else their first use is counted in the step

@@ -20,7 +20,9 @@ class ModelNew(nn.Module):
     def __init__(self):
         super().__init__()
         n = 16 * 4096
-        sparse = torch.sparse_coo_tensor(torch.arange(n).reshape(1, n), torch.zeros(n), (n,))
+        device = "cuda" if torch.cuda.is_available() else "cpu"  # where the evaluator runs
+        sparse = torch.sparse_coo_tensor(torch.arange(n, device=device).reshape(1, n),
+                                         torch.zeros(n, device=device), (n,))
         self.values = sparse.coalesce().values()
 
     def forward(self, x):
