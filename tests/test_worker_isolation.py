@@ -494,26 +494,30 @@ from server.evaluation import children, worker
 from server.evaluation.protocol import EvalRequest
 
 host = worker.Host("cpu")
-during = []
+during, after = [], []  # the next step's process when a step begins, and when its answer is in
 real_watch = children.Spare.watch
 
-def watch(self, *args):
-    nxt = host.spare
-    during.append(None if nxt is None else [nxt is not self, nxt.warming])
-    return real_watch(self, *args)
+def state():
+    return None if host.spare is None else host.spare.warming
+
+def watch(self, *args, **kwargs):
+    during.append(state())
+    outcome = real_watch(self, *args, **kwargs)
+    after.append(state())
+    return outcome
 
 children.Spare.watch = watch
 req = EvalRequest(code=open(sys.argv[1]).read(), reference_source=open(sys.argv[2]).read(),
-                  task_id="level1/19_ReLU", mock=True)
+                  task_id="level1/19_ReLU", mock=sys.argv[3] == "mock")
 first, again = host.handle(req), host.handle(req)
-print(json.dumps({"stages": [first.stage, again.stage], "during": during,
+print(json.dumps({"stages": [first.stage, again.stage], "during": during, "after": after,
                   "spare_warming": host.spare.warming, "seconds": [first.process_seconds,
                                                                    again.process_seconds]}))
 host.spare.discard()
 """
 
 
-def _host_steps() -> dict:
+def _host_steps(mode: str = "mock") -> dict:
     """Two steps through a worker Host in a process of its own: forking from this test process,
     which has run torch's thread pools, could hang the child (as a worker host never does)."""
     import json
@@ -523,8 +527,9 @@ def _host_steps() -> dict:
     from tests.conftest import KERNELS, ROOT
 
     done = subprocess.run([sys.executable, "-c", HOST_SCRIPT, str(KERNELS / "legit" / "relu.py"),
-                           str(BUNDLED / "level1" / "19_ReLU.py")], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+                           str(BUNDLED / "level1" / "19_ReLU.py"), mode], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, TRITON_INTERPRET="1"))  # as the worker's main sets
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -532,15 +537,30 @@ def _host_steps() -> dict:
 def test_the_next_steps_process_is_forked_after_a_step_never_during_it():
     """A process making its CUDA context beside a step gave that step's timing outliers on the
     H200 (bench/results/2026-12-01-h200-s12-spare-ab.log), so the next step's process is forked
-    only once a step is over (before its answer goes out)."""
+    only once a step is over (before its answer goes out) when the step times nothing."""
     out = _host_steps()
     assert out["stages"] == ["scored", "scored"]
     assert out["during"] == [None, None, None]  # the profile's step, then two candidates': alone
+    assert out["after"] == [None, None, None]
     assert out["spare_warming"]  # ready for the next step
     for seconds in out["seconds"]:
         assert set(seconds) == {"context", "prewarm", "wait", "handover", "report"}
         assert all(0.0 <= v < 30 for v in seconds.values())
         assert seconds["wait"] <= seconds["context"] + seconds["prewarm"] + 1.0
+
+
+def test_the_next_steps_process_is_forked_once_the_timed_calls_are_over():
+    """What follows the timed calls (re-checks, provenance, the report) times nothing: the next
+    step's process makes its context beside it, and warms the evaluator's kernels only once the
+    step is over. The reference's profile (timed throughout) still runs alone."""
+    out = _host_steps("real")
+    assert out["stages"] == ["scored", "scored"]
+    assert out["during"] == [None, None, None]  # every step begins alone
+    # the profile's answer came with no spare; each candidate's with one forked, not yet warming
+    assert out["after"] == [None, False, False]
+    assert out["spare_warming"]  # warmed once the step was over
+    for seconds in out["seconds"]:
+        assert set(seconds) == {"context", "prewarm", "wait", "handover", "report"}
 
 
 def test_a_spare_that_died_before_its_job_is_reported_not_hung():

@@ -24,7 +24,7 @@ import traceback
 
 from .feedback import type_name
 from .protocol import EvalRequest
-from .stages import CORRECTNESS
+from .stages import CORRECTNESS, TIMED
 
 CHILD_LOG_BYTES = 256 * 1024 * 1024  # RLIMIT_FSIZE: a flood of prints fails writes, not the host
 POLL_S = 0.05
@@ -104,8 +104,11 @@ def _child_main(job, write_fd: int, workdir: str, keep: tuple = (), token: str =
         data = (json.dumps(dict(message, token=token)) + "\n").encode()
         os.write(write_fd, data)
 
+    def progress(stage: str) -> None:
+        send({"event": "timed"} if stage == TIMED else {"event": "stage", "stage": stage})
+
     try:
-        payload = job(lambda stage: send({"event": "stage", "stage": stage}))
+        payload = job(progress)
         send({"event": "done", "payload": payload})
     except BaseException as exc:  # the evaluator's own failure: report it, never hang the host
         send({"event": "error", "traceback": _formatted(exc)[-3000:]})
@@ -153,11 +156,13 @@ class Child:
         os.close(write_fd)
         self.read_fd = read_fd
 
-    def watch(self, first_stage: str, timeouts: dict, memory_limit_gb: float) -> ChildOutcome:
-        """Wait for the result under the limits; always reap the child and its process group."""
+    def watch(self, first_stage: str, timeouts: dict, memory_limit_gb: float,
+              on_timed=None) -> ChildOutcome:
+        """Wait for the result under the limits; always reap the child and its process group.
+        `on_timed()` runs once, when the child reports its timed calls over."""
         try:
             return _watch(self.pid, self.read_fd, first_stage, timeouts, memory_limit_gb,
-                          self.workdir, self.token)
+                          self.workdir, self.token, on_timed)
         finally:
             self.discard()
 
@@ -272,7 +277,8 @@ def _parse(line: bytes, token: str) -> dict | None:
     return msg if isinstance(msg, dict) and msg.get("token") == token else None
 
 
-def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir, token) -> ChildOutcome:
+def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir, token,
+           on_timed=None) -> ChildOutcome:
     messages, buffer = [], b""
     deadline = time.monotonic() + float(timeouts.get(stage, 60))
     limit_bytes = memory_limit_gb * (1 << 30)
@@ -292,6 +298,9 @@ def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir, token) -> Ch
                 if msg.get("event") == "stage":
                     stage = msg["stage"]
                     deadline = time.monotonic() + float(timeouts.get(stage, 60))
+                elif msg.get("event") == "timed" and on_timed is not None:
+                    on_timed, call = None, on_timed
+                    call()
         if any(m.get("event") in ("done", "error") for m in messages):
             # The answer is in: don't wait for the process to exit (tearing down a CUDA context
             # that held tens of GiB takes a while); discard() kills it and reaping finishes later.

@@ -32,7 +32,7 @@ from .inputs import (correctness_trials, generate, insensitive_trial_inputs, rep
 from .loading import build_models, candidate_path, load_candidate, load_reference
 from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
-from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMING, StageFailure
+from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMED, TIMING, StageFailure
 from .static_check import static_check
 from .timed_inputs import TimedOutputSampler, gather, input_bytes, perturbs, separable_rows
 from .timing import MIN_TRIALS, Hooks, time_forward, trials_for
@@ -218,6 +218,10 @@ class _Clock:
         finally:
             self.result.stage_seconds[name] = round(time.perf_counter() - t0, 4)
 
+    def timed(self) -> None:
+        """The timed calls are over: the host may fork the next step's process now."""
+        self.progress(TIMED)
+
 
 def evaluate_candidate(req: EvalRequest, profile: dict, workdir: str, progress: Progress) -> EvalResult:
     device = torch.device(req.device)
@@ -282,7 +286,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
                                  profile, result)
     with clock.stage(TIMING), torch.no_grad():
         _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result,
-                kernels, signature)
+                kernels, signature, clock.timed)
         if req.language == "cuda":
             _check_registrations(workdir, TIMING, result)
     with clock.stage(SCORED):
@@ -662,7 +666,7 @@ def _check_signature(out, signature: list[tuple], label: str) -> None:
 
 
 def _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result, kernels,
-            signature: list[tuple]) -> None:
+            signature: list[tuple], timed: Callable[[], None] = lambda: None) -> None:
     """Time the candidate on inputs it cannot predict: every call gets inputs generated afresh,
     or perturbed where the profile chose that (memoising by pointer or content returns stale
     results); every output is fingerprinted, and afterwards the last call is checked in full and
@@ -702,6 +706,8 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
                                + describe_exception(exc, guard.candidate_file)) from None
     if guard.violation is not None:
         raise StageFailure(TIMING, "forbidden_op", str(guard.violation))
+    if not req.measure_guard_overhead:  # else after the bare timing below (a benchmark's)
+        timed()
     _check_no_kernel_failure(guard, TIMING)
     hooks_spent = result.defence_seconds - hooks_before  # inside the timed loop's wall time
     with _defence(result, "integrity"):
@@ -716,6 +722,8 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     if req.measure_guard_overhead and timing.meaningful:  # before CUPTI starts (it slows launches)
         bare = time_forward(lambda: new_model(*inputs), device)
         result.guard_overhead = (timing.median_ms - bare.median_ms) / bare.median_ms
+    if req.measure_guard_overhead:
+        timed()
     result.runtime_ms = timing.median_ms
     result.runtime_spread = timing.spread
     if timing.meaningful:

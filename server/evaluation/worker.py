@@ -2,9 +2,10 @@
 
 `python -m server.evaluation.worker --device cuda:0` imports torch and triton once (~5 s) but
 never initialises CUDA; each evaluation runs in a child forked from it, which creates its own
-CUDA context (~0.25 s) and exits when done. The next step's child is forked as soon as a step
-is over and warms up (its context, the evaluator's own kernels) while the server answers and the
-next submission is written. So nothing an evaluation does - patched torch, stray
+CUDA context (~0.25 s) and exits when done. The next step's child is forked as soon as a step's
+timed calls are over (its context made beside the re-checks and the report) and warms the
+evaluator's own kernels once the step is over, while the server answers and the next submission
+is written. So nothing an evaluation does - patched torch, stray
 threads, a corrupted CUDA context, leaked memory, files in its scratch directory - outlives it.
 
 The host enforces each stage's time limit and a memory limit, and turns a child that dies or hangs
@@ -37,6 +38,14 @@ class Host:
         self.profiles: dict[str, dict] = {}
         self.spare: Spare | None = None
 
+    def _fork_spare(self) -> None:
+        """The next step's process, making its context only (launching nothing)."""
+        try:
+            if self.spare is None:
+                self.spare = Spare(self.device)
+        except OSError:
+            pass  # no fork now: tried again once the step is over
+
     def prepare_spare(self) -> None:
         """Between evaluations (the GPU is free): a spare process, warming up."""
         if self.spare is None:
@@ -44,15 +53,18 @@ class Host:
         self.spare.warm()
 
     def _run(self, spec: dict, first_stage: str, req: EvalRequest) -> ChildOutcome:
-        """The next step's process is forked once a step is over, never beside it: on the H200
-        a process making its CUDA context beside a timed step gave that step more timing
-        outliers (bench/results/2026-12-01-h200-s12-spare-ab.log: a speedup of 0.13 among 0.87
-        at boost clocks; competing for the host, it slows the issue of timed calls past the
-        timer's lead), for 7-35 ms less wait."""
+        """The next step's process is forked once a step's timed calls are over, never beside
+        them: on the H200 a process making its CUDA context beside a timed step gave that step
+        more timing outliers (bench/results/2026-12-01-h200-s12-spare-ab.log: a speedup of 0.13
+        among 0.87 at boost clocks; competing for the host, it slows the issue of timed calls
+        past the timer's lead). What follows them (re-checks, kernel provenance, the report:
+        15-150 ms at full size) times nothing, so the context is made beside that; its
+        kernels are warmed only once the step is over (the GPU is free)."""
         self.prepare_spare()
         spare, self.spare = self.spare, None
         spare.send(spec)
-        outcome = spare.watch(first_stage, req.stage_timeouts, req.memory_limit_gb)
+        outcome = spare.watch(first_stage, req.stage_timeouts, req.memory_limit_gb,
+                              on_timed=self._fork_spare)
         try:
             self.prepare_spare()  # before the answer is written: the next step may follow at once
         except OSError:
