@@ -59,6 +59,15 @@ def test_what_cannot_or_need_not_move_stays_as_generated():
     inputs = list(made)
     InputPlacer(DEVICE).place(inputs)
     assert all(a is b for a, b in zip(inputs, made))
+    x = torch.randn(64, 64, device=DEVICE)
+    views = [x, x[1:]]  # inputs that are views of one another stay so
+    inputs = list(views)
+    InputPlacer(DEVICE).place(inputs)
+    assert all(a is b for a, b in zip(inputs, views))
+    small = torch.randn(8, device=DEVICE)
+    inputs = [small]
+    InputPlacer(torch.device("cuda")).place(inputs)  # the device named without its index
+    assert inputs[0] is not small and torch.equal(inputs[0], small)
     both = [big, torch.randn(8, device=DEVICE)]  # a call's inputs move together or not at all
     inputs = list(both)
     InputPlacer(DEVICE).place(inputs)

@@ -11,7 +11,8 @@ flush, and the values are the task generator's own (timing keeps the original ge
 
 Each placed input is a tensor of its own: its storage is exactly its slot (made through the CUDA
 array interface), so it shares no storage with another input or with the pool as far as the
-aliasing checks, or a submission, can see. Only plain, dense, contiguous device tensors are moved, and only
+aliasing checks, or a submission, can see. Only plain, dense, contiguous device tensors that share
+memory with no other input are moved (inputs that are views of one another stay so), and only
 where each fits an eighth of its share of the pool (one input of up to 8 MiB: where placement
 shows; larger ones span many pages); anything else stays as generated.
 """
@@ -43,13 +44,17 @@ class InputPlacer:
     at the first input that can move, zeroed: it holds nothing but inputs' copies)."""
 
     def __init__(self, device: torch.device):
+        if device.type == "cuda" and device.index is None:
+            device = torch.device("cuda", torch.cuda.current_device())
         self.device = device
         self.pool = None
         self.rng = random.Random(secrets.randbits(64))
 
     def place(self, inputs: list) -> None:
         """Replace, in the list, every movable input with a copy at a random place."""
-        movable = [i for i, x in enumerate(inputs) if self._movable(x)]
+        storages = [x.untyped_storage().data_ptr() for x in inputs if type(x) is torch.Tensor]
+        movable = [i for i, x in enumerate(inputs)
+                   if self._movable(x) and storages.count(x.untyped_storage().data_ptr()) == 1]
         if not movable:
             return
         stretch = POOL_BYTES // len(movable) // ALIGN * ALIGN
