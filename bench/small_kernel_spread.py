@@ -19,6 +19,11 @@ and `moving` (both in the pools) in that version, 2 of 14 processes had a slow f
 the benchmark), which moving placements did not show (±1.7-2.3 %
 between processes against ±4.8-9.1 %); the trials' interquartile mean, also printed then,
 did not narrow either (the median of a few-µs kernel moves in the event timer's 32 ns steps).
+Session 14 (`…-s14-small-kernel-spread.log`, 10 processes, this version): pool fixed ±4.20 %,
+pool in+out ±1.98 %, pool in ±1.79 %, pool out ±4.12 %, allocator ±4.37 %, allocator+spacer
+±2.50 %: the input's place is what matters, so the timer now moves every call's inputs
+(server/evaluation/input_placement.py). What remains is per process and the same in every
+layout (one process 3.872 µs in all six, another 4.000 µs).
 """
 
 from __future__ import annotations
