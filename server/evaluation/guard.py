@@ -333,8 +333,13 @@ _PLAIN_VALUE_TYPES = {id(t): t for t in (
 
 
 def _numpy_scalars() -> dict:
+    """numpy's numeric and bool scalar types. Not `np.void`: a structured scalar with an object
+    field carries any Python object (a bound method passed as a kernel argument was called on the
+    block's values by `max(..., key=V[0])` in the interpreter; red-team pass 30), nor `object_`,
+    `str_`, `bytes_` or datetimes, which no kernel or torch argument needs."""
     import numpy as np
-    return {id(t): t for t in set(np.sctypeDict.values())}
+    return {id(t): t for t in set(np.sctypeDict.values())
+            if issubclass(t, (np.number, np.bool_)) and not issubclass(t, (np.datetime64, np.timedelta64))}
 
 
 _NUMPY_SCALARS = _numpy_scalars()  # C types: their conversions run no Python

@@ -274,6 +274,11 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
             _fail(f"line {node.lineno}: the kernel `{fn.name}` assigns into an object "
                   "(`obj.attr = ...`, `obj[i] = ...`); a kernel's results leave through the tensors "
                   "it stores to (`tl.store`)")
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.keywords
+                and node.func.id in KERNEL_BUILTINS and node.func.id not in local):
+            _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{node.func.id}` with keyword "
+                  "arguments; builtins in a kernel take positional arguments only (in the "
+                  "interpreter `max(..., key=f)` calls f on a block's values as Python)")
         if isinstance(node, ast.Call) and not isinstance(node.func, (ast.Name, ast.Attribute)):
             _fail(f"line {node.lineno}: the kernel `{fn.name}` calls a computed value (`f[0](...)`, "
                   "`f()(...)`); kernels call functions by name: @triton.jit functions, "
