@@ -363,3 +363,20 @@ def test_a_kept_output_is_spoiled_with_fresh_inputs_too():
     outputs = []
     run_calls(fresh, lambda x: outputs.append(x * 2) or outputs[-1], 3)
     assert not torch.isnan(outputs[-1]).any()  # the last output is never spoiled
+
+
+def test_an_output_made_in_inference_mode_is_spoiled_without_blaming_forward():
+    """`@torch.inference_mode()` on forward is ordinary PyTorch; its outputs are inference tensors,
+    which refuse in-place writes outside that mode, and spoiling one raised in the evaluator's
+    own hook (false-rejection probe 7: `forward failed while being timed`)."""
+    sampler = TimedOutputSampler(seeded_inputs, [], CPU, seed=1)
+    kept = []
+
+    @torch.inference_mode()
+    def forward(x):
+        if not kept:
+            kept.append(x * 2)
+        return kept[0]
+
+    run_calls(sampler, forward, 3)
+    assert kept[0].is_inference() and torch.isnan(kept[0]).any()

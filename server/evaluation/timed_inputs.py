@@ -391,11 +391,13 @@ def _spoil(out, inputs: list, gen: torch.Generator) -> None:
         bad = float("nan") if o.is_floating_point() else torch.iinfo(o.dtype).min
         if not o.numel() or o.untyped_storage().data_ptr() in storages:
             continue
-        if o.is_contiguous():  # the common case in two launches: a kernel of a few µs is timed
-            o.view(-1).index_fill_(0, _positions(o, POISONED, gen), bad)  # ~90 times a step
-        else:
-            memory = torch.empty(0, dtype=o.dtype, device=o.device).set_(o.untyped_storage())
-            memory.index_fill_(0, _storage_offsets(o, _positions(o, POISONED, gen)), bad)
+        # an output made under torch.inference_mode may be written in place only there
+        with torch.inference_mode(o.is_inference()):
+            if o.is_contiguous():  # the common case in two launches: a few-µs kernel's
+                o.view(-1).index_fill_(0, _positions(o, POISONED, gen), bad)  # ~90 a step
+            else:
+                memory = torch.empty(0, dtype=o.dtype, device=o.device).set_(o.untyped_storage())
+                memory.index_fill_(0, _storage_offsets(o, _positions(o, POISONED, gen)), bad)
 
 
 def _storage_offsets(t: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
