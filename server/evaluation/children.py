@@ -300,7 +300,10 @@ def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir, token,
                     deadline = time.monotonic() + float(timeouts.get(stage, 60))
                 elif msg.get("event") == "timed" and on_timed is not None:
                     on_timed, call = None, on_timed
-                    call()
+                    try:
+                        call()
+                    except OSError:
+                        pass  # no fork now (no processes or descriptors left): tried again later
         if any(m.get("event") in ("done", "error") for m in messages):
             # The answer is in: don't wait for the process to exit (tearing down a CUDA context
             # that held tens of GiB takes a while); discard() kills it and reaping finishes later.

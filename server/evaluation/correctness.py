@@ -39,6 +39,13 @@ def output_items(out) -> list | None:
     return items if all(type(x) is torch.Tensor for x in items) else None
 
 
+def shares_memory(t: torch.Tensor, inputs: list) -> bool:
+    """Whether t lives in an input's storage (empty storages, address 0, share nothing)."""
+    storage = t.untyped_storage().data_ptr()
+    return storage != 0 and any(torch.is_tensor(x) and x.untyped_storage().data_ptr() == storage
+                                for x in inputs)
+
+
 def as_tensors(out, what: str) -> list[torch.Tensor]:
     """Flatten a forward's result to a list of plain tensors; anything else is rejected."""
     items = items_of(out)

@@ -22,7 +22,7 @@ from . import build_gate, fused_compare, integrity, provenance, roofline
 from . import perturb as perturbation
 from .correctness import (as_tensors, check_deterministic, check_inputs_unchanged, check_output, clone_inputs,
                           items_of, output_items, pristine_state, reference_output, restore,
-                          tolerances)
+                          shares_memory, tolerances)
 from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
 from .input_placement import InputPlacer
@@ -68,7 +68,7 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
             outputs = as_tensors(model(*inputs), "reference")
             profile["output_shapes"] = [list(o.shape) for o in outputs]
             # Which outputs are an input's memory (a view): a candidate's may be only where these are
-            profile["output_aliases"] = [_shares_memory(o, inputs) for o in outputs]
+            profile["output_aliases"] = [shares_memory(o, inputs) for o in outputs]
             del outputs
         timing = sorted(rounds, key=lambda t: t.median_ms)[len(rounds) // 2]
         profile.update(ref_runtime_ms=timing.median_ms, ref_spread=timing.spread,
@@ -455,13 +455,6 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
     return out
 
 
-def _shares_memory(t: torch.Tensor, inputs: list) -> bool:
-    """Whether t lives in an input's storage (empty storages, address 0, share nothing)."""
-    storage = t.untyped_storage().data_ptr()
-    return storage != 0 and any(torch.is_tensor(x) and x.untyped_storage().data_ptr() == storage
-                                for x in inputs)
-
-
 def _check_no_kernel_failure(guard: DispatchGuard, stage: str) -> None:
     """A kernel failed in the interpreter and forward caught the error and went on: its message
     could carry the kernel's values to host code, so the failure stands (cpu evaluator)."""
@@ -544,7 +537,7 @@ def check_returned(inputs: list, out, stage: str, label: str, aliases: list | No
             raise StageFailure(stage, "not_a_tensor", f"{label}: output {i} is a "
                                f"{'nested' if o.is_nested else 'named'} tensor; return plain "
                                "tensors (no nested tensors, no dimension names)")
-        if aliases is not None and i < len(aliases) and not aliases[i] and _shares_memory(o, inputs):
+        if aliases is not None and i < len(aliases) and not aliases[i] and shares_memory(o, inputs):
             # ReLU is the identity on its task's own [0, 1) inputs: returning the input passed
             # every timed call's check while it cost nothing (red-team pass 28)
             raise StageFailure(stage, "input_mutated", f"{label}: output {i} is an input's "

@@ -25,7 +25,8 @@ import secrets
 import torch
 
 from . import perturb as perturbation
-from .correctness import NORMALIZED_ATOL_SCALE, check_inputs_unchanged, clone_inputs, output_items
+from .correctness import (NORMALIZED_ATOL_SCALE, check_inputs_unchanged, clone_inputs, output_items,
+                          shares_memory)
 from .input_placement import InputPlacer
 from .inputs import add_spikes, generate
 from .inputs import replayable as is_replayable
@@ -384,12 +385,11 @@ def _spoil(out, inputs: list, gen: torch.Generator) -> None:
     """NaN (floating outputs) or the type's least value (integer outputs: no index is negative)
     at POISONED secret positions of each output tensor that shares no memory with an input
     (spoiling a view of an input would write the input)."""
-    storages = {x.untyped_storage().data_ptr() for x in inputs if torch.is_tensor(x)}
     for o in output_items(out) or []:
         if o.dtype == torch.bool or o.is_complex():
             continue
         bad = float("nan") if o.is_floating_point() else torch.iinfo(o.dtype).min
-        if not o.numel() or o.untyped_storage().data_ptr() in storages:
+        if not o.numel() or shares_memory(o, inputs):
             continue
         # an output made under torch.inference_mode may be written in place only there
         with torch.inference_mode(o.is_inference()):

@@ -40,16 +40,12 @@ class Host:
 
     def _fork_spare(self) -> None:
         """The next step's process, making its context only (launching nothing)."""
-        try:
-            if self.spare is None:
-                self.spare = Spare(self.device)
-        except OSError:
-            pass  # no fork now: tried again once the step is over
+        if self.spare is None:
+            self.spare = Spare(self.device)
 
     def prepare_spare(self) -> None:
         """Between evaluations (the GPU is free): a spare process, warming up."""
-        if self.spare is None:
-            self.spare = Spare(self.device)
+        self._fork_spare()
         self.spare.warm()
 
     def _run(self, spec: dict, first_stage: str, req: EvalRequest) -> ChildOutcome:
