@@ -150,6 +150,28 @@ def test_the_bindings_check_sees_any_watched_binding_change():
     assert before.unchanged()
 
 
+def test_the_bindings_check_reads_addresses_and_sees_names_swapped_in_order():
+    """The fast path compares the objects' addresses read from a list's own array (this
+    interpreter's layout, checked at import); names swapped while the values keep their order,
+    or a name moved between two namespaces, still differ."""
+    items = [object(), "x", 3, None, len, torch.relu]
+    assert integrity._addresses is integrity._addresses_by_reading
+    assert integrity._addresses_by_reading(items) == integrity._addresses_by_id(items)
+    a = type("A", (), {})
+    a.relu, a.sigmoid = torch.relu, torch.sigmoid
+    b = type("B", (), {"tanh": torch.tanh})
+    bindings = integrity.Bindings({"a": a, "b": b})
+    del a.relu, a.sigmoid
+    a.sigmoid, a.relu = torch.relu, torch.sigmoid  # values in the same order, names swapped
+    assert not bindings.unchanged()
+    del a.sigmoid, a.relu
+    a.relu, a.sigmoid = torch.relu, torch.sigmoid
+    assert bindings.unchanged()
+    del b.tanh
+    a.tanh = torch.tanh
+    assert not bindings.unchanged()
+
+
 @pytest.mark.parametrize("patch", ["inherited_forward", "module_global_F", "autocast_left_on",
                                    "function_mode_left_on", "aten_kernel_registered"])
 def test_patches_the_reference_would_run_through_are_seen(patch, monkeypatch):

@@ -9,9 +9,12 @@ is imported, and compare after each stage that ran candidate code.
 from __future__ import annotations
 
 import builtins
+import ctypes
 import gc
+import itertools
 import operator
 import os
+import struct
 import sys
 import sysconfig
 import threading
@@ -130,36 +133,72 @@ def _namespace_dicts(extra: dict | None) -> list:
     return [vars(ns) for _, ns, _ in _watched(extra)] + [vars(torch.nn)]
 
 
-def _same_parts(now: tuple, then: tuple) -> bool:
-    return all(map(operator.is_, now, then))
-
-
 class Bindings:
     """A cheap stand-in for comparing snapshots (a step checks a dozen times, and an exact
-    comparison costs milliseconds on a busy host): every namespace dict the snapshot reads, with
-    the names and values it held, compared by identity alone (`operator.is_`, in C: no object's
-    own `__eq__` runs, nothing is allocated), plus the same state. Holding the values also pins
-    them, so a replaced object's address cannot be reused by its replacement. Unchanged bindings
-    mean an unchanged snapshot; a change (a lazy import, some private flag) sends the caller to
-    the exact comparison, which tells tampering apart."""
+    comparison costs milliseconds on a busy host): every namespace dict the snapshot reads, its
+    names and values in order, and the evaluator's functions' code and defaults, held as one list
+    and compared by the objects' addresses alone (`_addresses`: one memcmp; no object's own
+    `__eq__` runs), plus the same state. Holding the objects also pins them, so a replaced
+    object's address cannot be reused by its replacement. Unchanged bindings mean an unchanged
+    snapshot; a change (a lazy import, some private flag) sends the caller to the exact
+    comparison, which tells tampering apart."""
 
     def __init__(self, extra: dict | None = None):
         self.dicts = _namespace_dicts(extra)  # live: module dicts and class mappingproxies
-        self.names = [list(d) for d in self.dicts]
-        self.values = [list(d.values()) for d in self.dicts]
         self.functions = _evaluator_functions()
-        self.codes = list(map(_CODE, self.functions))
+        self.lengths = list(map(len, self.dicts))
+        self.held = self._bound()
+        self.addresses = _addresses(self.held)
         self.state = _state()
 
+    def _bound(self) -> list:
+        held = []
+        for d in self.dicts:
+            held += d
+            held += d.values()
+        held += itertools.chain.from_iterable(map(_CODE, self.functions))
+        return held
+
     def unchanged(self) -> bool:
-        same = operator.is_
-        for d, names, values in zip(self.dicts, self.names, self.values):
-            if (len(d) != len(names) or not all(map(same, d, names))
-                    or not all(map(same, d.values(), values))):
-                return False
-        if not all(map(_same_parts, map(_CODE, self.functions), self.codes)):
+        if list(map(len, self.dicts)) != self.lengths:  # a name moved from one dict to another
+            return False
+        if _addresses(self._bound()) != self.addresses:
             return False
         return _state() == self.state  # after the identities: torch's getters are among them
+
+
+def _addresses_by_reading(items: list) -> bytes:
+    """The items' addresses (their ids) as bytes, read from the list's own pointer array in one
+    copy: an identity test per pair cost ~0.7 ms a check on a warm cache, a dozen checks a step.
+    (Reading the objects at all is most of what remains: the candidate's run evicts them.)"""
+    if not items:
+        return b""
+    array = _POINTER_AT(id(items) + _LIST_ITEMS_OFFSET).value
+    return (_BYTE * (len(items) * _POINTER)).from_address(array).raw
+
+
+def _addresses_by_id(items: list) -> bytes:
+    return struct.pack(f"{len(items)}P", *map(id, items))
+
+
+_POINTER = struct.calcsize("P")
+# Bound once, here: C methods of ctypes' own types, which a later rebinding of `ctypes.*` or of a
+# class attribute does not reach.
+_POINTER_AT = ctypes.c_void_p.from_address
+_BYTE = ctypes.c_char
+_LIST_ITEMS_OFFSET = 3 * _POINTER  # PyListObject: refcount, type, size, then the items' array
+
+
+def _reading_works() -> bool:
+    """The list layout `_addresses_by_reading` assumes, checked on this interpreter."""
+    probe = [object() for _ in range(7)]
+    try:
+        return _addresses_by_reading(probe) == _addresses_by_id(probe)
+    except (OSError, ValueError, TypeError):
+        return False
+
+
+_addresses = _addresses_by_reading if _reading_works() else _addresses_by_id
 
 
 _STATE_NAMES = (
