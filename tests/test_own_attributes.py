@@ -59,8 +59,17 @@ HOLDER = "class H:\n    def __init__(self):\n        self._C = None\n\n    def g
      "    def blocks(self, k):\n        return self._n * k\n",
      "self.tiles = Tiles()\n        self.modes = [m for m in Mode] + [Mode['A'], Mode.A]",
      "try:\n            b = self.tiles.blocks(2)\n        except Bad:\n            raise Bad('no')"),
+    ("import typing\n\n\nclass Act(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self._k = 2\n\n    @typing.final\n    def forward(self, x):\n        return self._k\n\n"
+     "    @torch.autocast(device_type='cuda', enabled=False)\n    def other(self, x):\n        return self._k\n",
+     "self.act = Act()", ""),
+    ("from typing import NamedTuple\n\n\nclass Cfg(NamedTuple):\n    BLOCK: int = 64\n\n\n"
+     "CFG = Cfg()._replace(BLOCK=128)\nKW = CFG._asdict()\nNAMES = Cfg._fields\n", "", ""),
+    ("from torch.nn.modules.utils import _pair\nimport torch.nn.modules.utils as U\n\n\n"
+     "K = _pair(3) + U._triple(1)\n", "", ""),
 ], ids=["property-and-setter", "registered-buffer", "classmethod-cache", "closure-over-self",
-        "class-constant", "private-class-constant", "enums-exceptions-and-cached-methods"])
+        "class-constant", "private-class-constant", "enums-exceptions-and-cached-methods",
+        "final-and-autocast-methods", "named-tuple-api", "conv-tuple-helpers"])
 def test_own_private_state_passes(module, init, forward):
     assert check(module, init, forward).kernels == ("copy_kernel",)
 
@@ -83,12 +92,13 @@ def test_own_private_state_passes(module, init, forward):
      "    def get(self):\n        return self._C\n", "", "private"),
     ("", "m = self._modules", "private attributes of objects other"),
     ("import warnings\nW = getattr(warnings, 'sys')\n", "", "getattr(..., 'sys')"),
+    ("from torch.nn.modules.utils import _ntuple\n", "", "private parts of modules"),
 ], ids=["function-with-a-self-parameter", "method-read-off-its-class", "class-under-another-name",
         "getattr-of-a-method", "classmethod-calls-a-method-through-cls", "staticmethod-self",
         "lambda-self-inside-a-method", "unknown-decorator", "nested-class-read-off-its-outer",
         "method-named-in-its-class-body", "decorator-name-rebound",
         "inherited-private-state",
-        "getattr-of-a-module-name"])
+        "getattr-of-a-module-name", "other-private-helpers-of-a-module"])
 def test_foreign_private_attributes_are_refused(module, forward, says):
     with pytest.raises(StageFailure) as err:
         check(module, "", forward)

@@ -654,6 +654,8 @@ def _interpreted_launch(original):
                 meta = inspect.getcallargs(self.fn, *args, **{k: v for k, v in kwargs.items() if k in names})
                 made = grid(meta)
                 self.grid = made if type(made) is tuple else tuple(made)
+            elif type(grid) is not tuple:  # a list, as Triton takes on a GPU (any sequence)
+                self.grid = tuple(grid)
             with _numpy_silent(), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 return original(self, *args, **kwargs)

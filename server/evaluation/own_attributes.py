@@ -20,7 +20,8 @@ OWNERS = ("self", "cls")
 # Decorators after which the first parameter is still the instance (or the class).
 _METHOD_DECORATORS = {"property", "classmethod", "functools.cached_property", "torch.no_grad",
                       "torch.inference_mode", "torch.enable_grad", "functools.lru_cache",
-                      "functools.cache"}
+                      "functools.cache", "typing.final", "typing.override", "torch.autocast",
+                      "torch.amp.autocast"}
 _ACCESSOR_DECORATORS = ("setter", "getter", "deleter")  # @prop.setter
 _REGISTRATIONS = ("register_buffer", "register_parameter", "add_module", "register_module")
 

@@ -694,7 +694,7 @@ def _check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> No
         if isinstance(node, ast.Attribute):
             attr = node.attr
             if (attr.startswith("_") and not attr.startswith("__") and root(node) not in aliases
-                    and id(node) not in own):
+                    and id(node) not in own and attr not in NAMEDTUPLE_API):
                 _fail(f"{where(node)}: `.{attr}` is not allowed: private attributes of objects "
                       "other than your own are not an API for kernels (your own: `self._x` or "
                       "`cls._x` in a method of your class, for an `_x` your code binds there)")
@@ -811,9 +811,17 @@ ALLOWED_NAMES = {"triton.runtime.driver.active.get_active_torch_device", "torch.
                  "torch._assert", "os._exit", "triton.runtime.driver",
                  "triton.runtime.driver.active.utils.get_device_properties",
                  "triton.runtime.driver.active.get_current_device",
+                 # Triton's tutorials' `is_cuda()`: the backend, architecture and warp size
+                 "triton.runtime.driver.active.get_current_target",
+                 # int-or-tuple normalisers of torch's conv modules, used by custom convolutions
+                 "torch.nn.modules.utils._single", "torch.nn.modules.utils._pair",
+                 "torch.nn.modules.utils._triple", "torch.nn.modules.utils._quadruple",
                  # nn.Linear.reset_parameters' own helpers, copied into honest __init__s
                  "torch.nn.init._calculate_fan_in_and_fan_out", "torch.nn.init._calculate_correct_fan"}
 # os._exit only ends the evaluation (a crash)
+
+# A named tuple's documented methods and fields, underscored only to stay clear of field names.
+NAMEDTUPLE_API = frozenset({"_replace", "_asdict", "_make", "_fields", "_field_defaults"})
 
 
 # Modules that other modules happen to import: `os.path.sys`, `torch.sys` reach them past the rules.
