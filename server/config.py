@@ -40,6 +40,7 @@ class Config:
     worker_memory_gb: float = 16.0
     nominal_gpu: str = "H100 SXM"
     provenance: str = "all"
+    spares: int = 2
     port: int = 8000
 
     @property
@@ -169,5 +170,6 @@ def load_config(env: dict | None = None) -> Config:
         worker_memory_gb=_float(env, "KERNEL_ENV_WORKER_MEMORY_GB", 16.0, 0.5, 4096.0),
         nominal_gpu=nominal,
         provenance=_choice(env, "KERNEL_ENV_PROVENANCE", "all", PROVENANCE_MODES),
+        spares=_int(env, "KERNEL_ENV_SPARES", 2, 1, 8),
         port=_int(env, "PORT", 8000, 1, 65535),
     )

@@ -48,11 +48,12 @@ class Evaluator:
 class WorkerEvaluator(Evaluator):
     """The real pipeline, run in the worker pool's subprocesses."""
 
-    def __init__(self, devices: list[str], *, step_timeout_s: float | None = None, **kwargs):
+    def __init__(self, devices: list[str], *, step_timeout_s: float | None = None, spares: int = 1,
+                 **kwargs):
         super().__init__(**kwargs)
         self.name = "gpu" if devices[0].startswith("cuda") else "cpu"
         limits = self.defaults.get("stage_timeouts") or EvalRequest("", "").stage_timeouts
-        self.pool = WorkerPool(devices, step_timeout_s or 2 * sum(limits.values()) + 120)
+        self.pool = WorkerPool(devices, step_timeout_s or 2 * sum(limits.values()) + 120, spares)
 
     def start(self) -> None:
         self.pool.start()
@@ -69,8 +70,9 @@ def CpuEvaluator(workers: int = 1, **kwargs) -> WorkerEvaluator:
     return WorkerEvaluator(["cpu"] * workers, **kwargs)
 
 
-def GpuEvaluator(gpus: tuple[int, ...] = (0,), **kwargs) -> WorkerEvaluator:
-    return WorkerEvaluator([f"cuda:{g}" for g in gpus], **kwargs)
+def GpuEvaluator(gpus: tuple[int, ...] = (0,), spares: int = 2, **kwargs) -> WorkerEvaluator:
+    """`spares`: evaluation processes per GPU kept warming ahead of the steps (worker.Host)."""
+    return WorkerEvaluator([f"cuda:{g}" for g in gpus], spares=spares, **kwargs)
 
 
 class MockEvaluator(WorkerEvaluator):

@@ -46,8 +46,8 @@ def scrubbed_env(device: str) -> dict:
 class WorkerHost:
     """One long-lived `python -m server.evaluation.worker` process for one device."""
 
-    def __init__(self, device: str):
-        self.device = device
+    def __init__(self, device: str, spares: int = 1):
+        self.device, self.spares = device, spares
         self.proc: subprocess.Popen | None = None
         self.started_at: int | None = None  # the host's start time (/proc), which tells its pid's reuse
         self.ready = threading.Event()
@@ -60,7 +60,8 @@ class WorkerHost:
         self.scratch = tempfile.mkdtemp(prefix="kernel_env_host_")
         env = dict(scrubbed_env(self.device), TMPDIR=self.scratch)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.evaluation.worker", "--device", worker_device],
+            [sys.executable, "-m", "server.evaluation.worker", "--device", worker_device,
+             "--spares", str(self.spares)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, cwd=str(ROOT),
             env=env, text=True, bufsize=1, start_new_session=True,
         )
@@ -177,8 +178,8 @@ def _readline_with_timeout(proc: subprocess.Popen, timeout_s: float) -> str | No
 class WorkerPool:
     """Slots handed out first come, first served; a release passes the slot to the oldest waiter."""
 
-    def __init__(self, devices: list[str], step_timeout_s: float):
-        self.hosts = [WorkerHost(d) for d in devices]
+    def __init__(self, devices: list[str], step_timeout_s: float, spares: int = 1):
+        self.hosts = [WorkerHost(d, spares) for d in devices]
         self.step_timeout_s = step_timeout_s
         self._free = collections.deque(self.hosts)
         self._waiters: collections.deque = collections.deque()

@@ -515,27 +515,35 @@ import json, sys
 from server.evaluation import children, worker
 from server.evaluation.protocol import EvalRequest
 
-host = worker.Host("cpu")
-during, after = [], []  # the next step's process when a step begins, and when its answer is in
-real_watch = children.Spare.watch
+host = worker.Host("cpu", spares=2)
+begun, at_go, after = [], [], []  # the other spares when a step begins, when its timing may begin, after it
+real_watch, real_go = children.Spare.watch, children.Spare.go
 
-def state():
-    return None if host.spare is None else host.spare.warming
+def states():
+    return [(children._state(s.pid), s.warming) for s in host.spares]
 
 def watch(self, *args, **kwargs):
-    during.append(state())
+    begun.append(states())
     outcome = real_watch(self, *args, **kwargs)
-    after.append(state())
+    after.append(states())
     return outcome
 
-children.Spare.watch = watch
+def go(self):
+    at_go.append(states())
+    real_go(self)
+
+children.Spare.watch, children.Spare.go = watch, go
 req = EvalRequest(code=open(sys.argv[1]).read(), reference_source=open(sys.argv[2]).read(),
                   task_id="level1/19_ReLU", mock=sys.argv[3] == "mock")
-first, again = host.handle(req), host.handle(req)
-print(json.dumps({"stages": [first.stage, again.stage], "during": during, "after": after,
-                  "spare_warming": host.spare.warming, "seconds": [first.process_seconds,
-                                                                   again.process_seconds]}))
-host.spare.discard()
+settled = []  # once each step's answer is in
+first = host.handle(req)
+settled.append(states())
+again = host.handle(req)
+settled.append(states())
+print(json.dumps({"stages": [first.stage, again.stage], "begun": begun, "at_go": at_go,
+                  "after": after, "settled": settled,
+                  "seconds": [first.process_seconds, again.process_seconds]}))
+host.close()
 """
 
 
@@ -556,33 +564,40 @@ def _host_steps(mode: str = "mock") -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_the_next_steps_process_is_forked_after_a_step_never_during_it():
-    """A process making its CUDA context beside a step gave that step's timing outliers on the
-    H200 (bench/results/2026-12-01-h200-s12-spare-ab.log), so the next step's process is forked
-    only once a step is over (before its answer goes out) when the step times nothing."""
-    out = _host_steps()
+STOPPED = ("T", "t")
+
+
+def test_spares_warm_beside_a_steps_untimed_stages_and_are_paused_while_it_is_timed():
+    """A process making its CUDA context beside a timed step gave that step's timing outliers on
+    the H200 (bench/results/2026-12-01-h200-s12-spare-ab.log): the spares warm beside a step's
+    static check, compile and correctness trials, and its timing stage begins only once every
+    spare has stopped (SIGSTOP); the reference's profile (timed throughout) runs with them
+    stopped from its start. After a step, two spares are running and warming."""
+    out = _host_steps("real")
     assert out["stages"] == ["scored", "scored"]
-    assert out["during"] == [None, None, None]  # the profile's step, then two candidates': alone
-    assert out["after"] == [None, None, None]
-    assert out["spare_warming"]  # ready for the next step
+    profile, *candidates = out["begun"]  # the profile's step, then two candidates'
+    assert len(profile) == 1 and profile[0][0] in STOPPED  # the other spare: stopped throughout
+    for spares in candidates:  # the other spare and the one forked in the job's place: warming
+        assert len(spares) == 2 and all(warming for _, warming in spares)
+    assert len(out["at_go"]) == 2  # each candidate's timing stage waited for this answer
+    for spares in out["at_go"]:
+        assert len(spares) == 2 and all(state in STOPPED for state, _ in spares)
+    assert out["after"][0][0][0] in STOPPED  # the profile's answer is in: still stopped
+    for spares in out["after"][1:] + out["settled"]:  # resumed once the timed calls were over
+        assert len(spares) == 2 and all(state not in STOPPED and warming for state, warming in spares)
     for seconds in out["seconds"]:
         assert set(seconds) == {"context", "prewarm", "wait", "handover", "report"}
         assert all(0.0 <= v < 30 for v in seconds.values())
         assert seconds["wait"] <= seconds["context"] + seconds["prewarm"] + 1.0
 
 
-def test_the_next_steps_process_is_forked_once_the_timed_calls_are_over():
-    """What follows the timed calls (re-checks, provenance, the report) times nothing: the next
-    step's process makes its context beside it, and warms the evaluator's kernels only once the
-    step is over. The reference's profile (timed throughout) still runs alone."""
-    out = _host_steps("real")
+def test_a_step_that_times_nothing_never_pauses_the_spares():
+    """A mock step (no timing stage) neither waits for the host's answer nor stops a spare."""
+    out = _host_steps("mock")
     assert out["stages"] == ["scored", "scored"]
-    assert out["during"] == [None, None, None]  # every step begins alone
-    # the profile's answer came with no spare; each candidate's with one forked, not yet warming
-    assert out["after"] == [None, False, False]
-    assert out["spare_warming"]  # warmed once the step was over
-    for seconds in out["seconds"]:
-        assert set(seconds) == {"context", "prewarm", "wait", "handover", "report"}
+    assert out["at_go"] == []
+    for spares in out["begun"][1:] + out["after"][1:] + out["settled"]:
+        assert len(spares) == 2 and all(state not in STOPPED for state, _ in spares)
 
 
 def test_a_spare_that_died_before_its_job_is_reported_not_hung():

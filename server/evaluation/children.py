@@ -24,7 +24,7 @@ import traceback
 
 from .feedback import type_name
 from .protocol import EvalRequest
-from .stages import CORRECTNESS, TIMED
+from .stages import CORRECTNESS, TIMED, TIMING
 
 CHILD_LOG_BYTES = 256 * 1024 * 1024  # RLIMIT_FSIZE: a flood of prints fails writes, not the host
 POLL_S = 0.05
@@ -157,12 +157,13 @@ class Child:
         self.read_fd = read_fd
 
     def watch(self, first_stage: str, timeouts: dict, memory_limit_gb: float,
-              on_timed=None) -> ChildOutcome:
+              on_timed=None, on_timing=None) -> ChildOutcome:
         """Wait for the result under the limits; always reap the child and its process group.
-        `on_timed()` runs once, when the child reports its timed calls over."""
+        `on_timing()` runs when the child begins its timing stage, `on_timed()` once, when it
+        reports its timed calls over."""
         try:
             return _watch(self.pid, self.read_fd, first_stage, timeouts, memory_limit_gb,
-                          self.workdir, self.token, on_timed)
+                          self.workdir, self.token, on_timed, on_timing)
         finally:
             self.discard()
 
@@ -178,10 +179,11 @@ def run_in_child(job, first_stage: str, timeouts: dict, memory_limit_gb: float) 
 
 
 class Spare(Child):
-    """A child forked ahead of its job, off the critical path, in two phases: at once it creates
-    its CUDA context (launching nothing); told `warm()`, when the GPU is free, it runs the
-    evaluator's own kernels once (CUDA loads them lazily, per process). Then it waits for one job
-    spec on its pipe, runs it and exits."""
+    """A child forked ahead of its job, in two phases: at once it creates its CUDA context
+    (launching nothing); told `warm()`, it runs the evaluator's own kernels once (CUDA loads
+    them lazily, per process). Then it reads one job spec on its pipe and runs it; a candidate's
+    job waits there again, once its timing stage begins, until the host answers that the other
+    spares are paused (`pause()`: SIGSTOP) and nothing of theirs runs beside its timed calls."""
 
     def __init__(self, device: str):
         job_r, job_w = os.pipe()
@@ -195,18 +197,55 @@ class Spare(Child):
             os.close(job_r)
         self.job_w = job_w
         self.warming = False
+        self.paused = False
 
     def warm(self) -> None:
-        """The GPU is free: run the evaluator's kernels now (the second phase)."""
+        """Run the evaluator's kernels now (the second phase)."""
         if not self.warming:
             self.warming = True
             self._write(WARM_LINE)
 
     def send(self, spec: dict) -> None:
-        """Hand over the job (warming first if not told yet) and close the pipe."""
+        """Hand over the job (warming first if not told yet); the pipe stays open for `go()`."""
         self.warm()
-        self._write(json.dumps(dict(spec, sent_at=time.monotonic())).encode())
-        self._close_pipe()
+        self._write(json.dumps(dict(spec, sent_at=time.monotonic())).encode() + b"\n")
+
+    def go(self) -> None:
+        """Let the job's timing stage begin."""
+        self._write(GO_LINE)
+
+    def watch(self, first_stage: str, timeouts: dict, memory_limit_gb: float,
+              on_timed=None, on_timing=None) -> ChildOutcome:
+        def timing():
+            try:
+                if on_timing is not None:
+                    on_timing()
+            finally:
+                self.go()
+        return super().watch(first_stage, timeouts, memory_limit_gb, on_timed, timing)
+
+    def pause(self) -> None:
+        """Stop the process (SIGSTOP) and wait until it has stopped: it runs nothing, on the
+        host or the GPU, until `resume()`. (Work it queued on the GPU before finishes first:
+        the evaluator's own few-µs kernels at most.)"""
+        if self.paused:
+            return
+        self.paused = True
+        try:
+            os.kill(self.pid, signal.SIGSTOP)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + PAUSE_WAIT_S
+        while _state(self.pid) not in STOPPED_OR_GONE and time.monotonic() < deadline:
+            time.sleep(0.0002)
+
+    def resume(self) -> None:
+        if self.paused:
+            self.paused = False
+            try:
+                os.kill(self.pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
 
     def _write(self, data: bytes) -> None:
         try:
@@ -229,7 +268,21 @@ class Spare(Child):
         super().discard()
 
 
+PAUSE_WAIT_S = 0.5
+STOPPED_OR_GONE = frozenset({"T", "t", "Z", "X", ""})
+
+
+def _state(pid: int) -> str:
+    """The process's state letter in /proc ("" when it is gone or there is no /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0].decode()
+    except (OSError, IndexError):
+        return ""
+
+
 WARM_LINE = b"warm\n"
+GO_LINE = b"go\n"
 
 
 def _await_job(job_r: int, device: str, forked: float, progress):
@@ -246,19 +299,24 @@ def _await_job(job_r: int, device: str, forked: float, progress):
         torch.cuda.synchronize(dev)  # creates the context; launches nothing
     context_s = time.monotonic() - forked  # CLOCK_MONOTONIC: one clock for all processes
     with os.fdopen(job_r, "rb") as pipe:
-        if pipe.readline() != WARM_LINE:  # once the GPU is free (Spare.send warms first)
+        if pipe.readline() != WARM_LINE:  # Spare.send warms first
             raise RuntimeError("the worker host broke the spare's protocol")
         told = time.monotonic()
         prewarm(dev)
         ready = time.monotonic()
-        spec = json.loads(pipe.read())
+        spec = json.loads(pipe.readline())
 
-    req = EvalRequest.from_dict(spec["request"])
-    if spec["kind"] == "profile":
-        progress(CORRECTNESS)
-        return profile_reference(req, os.getcwd())
-    begun = time.monotonic()
-    result = evaluate_candidate(req, spec["profile"], os.getcwd(), progress)
+        def paced(stage: str) -> None:
+            progress(stage)
+            if stage == TIMING:  # begin once the host has paused the other spares
+                pipe.readline()  # (at its end, "": the host is gone and so is the step)
+
+        req = EvalRequest.from_dict(spec["request"])
+        if spec["kind"] == "profile":
+            progress(CORRECTNESS)
+            return profile_reference(req, os.getcwd())
+        begun = time.monotonic()
+        result = evaluate_candidate(req, spec["profile"], os.getcwd(), paced)
     sent = float(spec.get("sent_at", ready))
     result.process_seconds = {
         "context": round(context_s, 4), "prewarm": round(ready - told, 4),
@@ -278,7 +336,7 @@ def _parse(line: bytes, token: str) -> dict | None:
 
 
 def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir, token,
-           on_timed=None) -> ChildOutcome:
+           on_timed=None, on_timing=None) -> ChildOutcome:
     messages, buffer = [], b""
     deadline = time.monotonic() + float(timeouts.get(stage, 60))
     limit_bytes = memory_limit_gb * (1 << 30)
@@ -298,6 +356,8 @@ def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir, token,
                 if msg.get("event") == "stage":
                     stage = msg["stage"]
                     deadline = time.monotonic() + float(timeouts.get(stage, 60))
+                    if stage == TIMING and on_timing is not None:
+                        on_timing()
                 elif msg.get("event") == "timed" and on_timed is not None:
                     on_timed, call = None, on_timed
                     try:

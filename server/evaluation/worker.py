@@ -31,41 +31,72 @@ from .protocol import EvalRequest, EvalResult
 from .stages import COMPILE, STATIC_CHECK
 
 class Host:
-    """The long-lived worker process's state: its device, a spare child, the profile cache."""
+    """The long-lived worker process's state: its device, its spare children, the profile cache."""
 
-    def __init__(self, device: str):
+    def __init__(self, device: str, spares: int = 1):
         self.device = device
         self.profiles: dict[str, dict] = {}
-        self.spare: Spare | None = None
+        self.count = max(1, spares)
+        self.spares: list[Spare] = []  # the next steps' processes, the oldest first
 
-    def _fork_spare(self) -> None:
-        """The next step's process, making its context only (launching nothing)."""
-        if self.spare is None:
-            self.spare = Spare(self.device)
+    @property
+    def spare(self) -> Spare | None:
+        """The process the next step runs in."""
+        return self.spares[0] if self.spares else None
+
+    def _fork_spares(self) -> None:
+        while len(self.spares) < self.count:
+            self.spares.append(Spare(self.device))
 
     def prepare_spare(self) -> None:
-        """Between evaluations (the GPU is free): a spare process, warming up."""
-        self._fork_spare()
-        self.spare.warm()
+        """Spare processes, warming up (the GPU may be in use, but nothing is being timed)."""
+        self._fork_spares()
+        for spare in self.spares:
+            spare.warm()
+
+    def _pause(self) -> None:
+        for spare in self.spares:
+            spare.pause()
+
+    def _resume(self) -> None:
+        for spare in self.spares:
+            spare.resume()
 
     def _run(self, spec: dict, first_stage: str, req: EvalRequest) -> ChildOutcome:
-        """The next step's process is forked once a step's timed calls are over, never beside
-        them: on the H200 a process making its CUDA context beside a timed step gave that step
-        more timing outliers (bench/results/2026-12-01-h200-s12-spare-ab.log: a speedup of 0.13
-        among 0.87 at boost clocks; competing for the host, it slows the issue of timed calls
-        past the timer's lead). What follows them (re-checks, kernel provenance, the report:
-        15-150 ms at full size) times nothing, so the context is made beside that; its
-        kernels are warmed only once the step is over (the GPU is free)."""
+        """A step's job runs in the oldest spare; the others, and one forked in its place, warm
+        up beside the step's static check, compile and correctness trials, and are paused
+        (SIGSTOP) from the moment its timing stage begins until its timed calls are over: on the
+        H200 a process making its CUDA context beside a timed step gave that step more timing
+        outliers (bench/results/2026-12-01-h200-s12-spare-ab.log: a speedup of 0.13 among 0.87
+        at boost clocks; competing for the host, it slows the issue of timed calls past the
+        timer's lead). A reference's profile is timed throughout: they stay paused for all of
+        it. With several spares, steps queued back to back (sessions sharing a GPU) find one
+        whose warm-up spanned several steps' untimed parts."""
         self.prepare_spare()
-        spare, self.spare = self.spare, None
-        spare.send(spec)
-        outcome = spare.watch(first_stage, req.stage_timeouts, req.memory_limit_gb,
-                              on_timed=self._fork_spare)
+        spare = self.spares.pop(0)
+        profiling = spec["kind"] == "profile"
         try:
-            self.prepare_spare()  # before the answer is written: the next step may follow at once
-        except OSError:
-            pass  # no fork now: tried again after the answer
-        return outcome
+            if profiling:
+                self._pause()
+            spare.send(spec)
+            if not profiling:
+                try:
+                    self.prepare_spare()  # its replacement, beside this step's untimed stages
+                except OSError:
+                    pass  # no fork now: tried again after the step
+            return spare.watch(first_stage, req.stage_timeouts, req.memory_limit_gb,
+                               on_timing=self._pause, on_timed=self._resume)
+        finally:
+            self._resume()
+            try:
+                self.prepare_spare()  # before the answer is written: the next step may follow at once
+            except OSError:
+                pass  # no fork now: tried again after the answer
+
+    def close(self) -> None:
+        for spare in self.spares:
+            spare.discard()
+        self.spares = []
 
     def handle(self, req: EvalRequest) -> EvalResult:
         limits = req.stage_timeouts
@@ -140,6 +171,8 @@ def _gpu_archs() -> set[int]:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="cpu", help="cpu (Triton interpreter) or cuda:N")
+    parser.add_argument("--spares", type=int, default=1,
+                        help="evaluation processes kept warming ahead of the steps (KERNEL_ENV_SPARES)")
     args = parser.parse_args(argv)
     if args.device == "cpu":
         os.environ["TRITON_INTERPRET"] = "1"
@@ -153,7 +186,7 @@ def main(argv=None) -> None:
         install_interpreter_hooks()
     else:  # the interpreter compiles nothing
         prime_triton()
-    host = Host(args.device)
+    host = Host(args.device, args.spares)
     host.prepare_spare()
     protocol_out.write(json.dumps({"event": "ready", "device": args.device}) + "\n")
     for line in sys.stdin:
@@ -170,8 +203,7 @@ def main(argv=None) -> None:
             host.prepare_spare()  # after the answer: the next step finds a warm process
         except OSError:
             pass  # no fork now (process or descriptor limits): the next step tries again
-    if host.spare is not None:  # the server closed our input: leave no folder behind
-        host.spare.discard()
+    host.close()  # the server closed our input: leave no folder behind
 
 
 if __name__ == "__main__":
