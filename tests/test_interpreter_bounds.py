@@ -91,3 +91,56 @@ def test_a_pointer_made_from_an_objects_address_is_refused():
     guard, error = launch(interpreted(read_address), (1,), id(array) + 16, out)
     assert isinstance(guard.kernel_error, KernelMemoryError)  # sticky though the host caught it
     assert out.item() == 0
+
+
+SEEN = []  # what host Python, reached from an interpreted kernel body, was handed
+
+
+def text_of_block(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    SEEN.append(str(x) + repr(x) + f"{x}")
+
+
+def kind_of_argument(out_ptr, z):
+    SEEN.append(type(z))
+
+
+def test_a_blocks_text_in_a_launch_shows_no_values():
+    """Red-team passes 30-31: the interpreter made a block's str/repr its values' text, which
+    host Python a kernel reached parsed and computed on; a GPU block has no such text."""
+    SEEN.clear()
+    guard, error = launch(interpreted(text_of_block), (1,), torch.tensor([1.25, 2.5]), BLOCK=2)
+    assert error is None and len(SEEN) == 1
+    assert "1.25" not in SEEN[0] and "2.5" not in SEEN[0] and "Triton value" in SEEN[0]
+
+
+def test_numpy_scalar_arguments_reach_a_kernel_as_python_numbers():
+    """Red-team pass 31: a numpy scalar argument reached the body as itself, whose methods
+    (`reshape`, `repeat`) built host arrays there; it arrives as the Python number a GPU launch
+    takes it for."""
+    SEEN.clear()
+    guard, error = launch(interpreted(kind_of_argument), (1,), torch.zeros(1), np.float32(2.0))
+    assert error is None and guard.violation is None
+    assert SEEN == [float]  # as a GPU launch takes it (np.float32 before: red-team pass 31)
+
+
+def combine_max(a, b):
+    return tl.maximum(a, b)
+
+
+def test_a_jit_function_with_closure_cells_is_no_kernel_argument():
+    """Red-team pass 31: a combine function defined in a factory ran a host function from its
+    closure on the block's values (the interpreter's reduce calls the original function). The
+    static check refuses kernels defined inside functions; a launch argument with closure cells
+    is no kernel of the file either."""
+    from server.evaluation.guard import _own_jit_function
+
+    def make(act):
+        def combine_max(a, b):
+            return act(a, b)
+        return combine_max
+
+    guard = DispatchGuard("cpu")
+    guard._files, guard.jit_names = {__file__}, {"combine_max"}
+    assert _own_jit_function(interpreted(combine_max), guard)
+    assert not _own_jit_function(interpreted(make(np.maximum)), guard)

@@ -59,9 +59,11 @@ def check(body="", module="", params=""):
     ("LARGE = True\nBLOCK2 = tl.constexpr(2048 if LARGE else min(512, triton.next_power_of_2(300)))\n"
      "WARPS = {b: b // 256 for b in (256, 512)}\nact = helper if LARGE else helper",
      "x = act(x) + BLOCK2 + triton.cdiv(BLOCK, 2)"),
+    ("", "x = x.to(out_ptr.dtype.element_ty) + x.shape[0] + x.dtype.primitive_bitwidth + BLOCK.value\n"
+     "    t = x.T\n    y = tl.zeros_like(x).to(tl.pointer_type(tl.float16).element_ty)"),
 ], ids=["jit-and-libdevice", "constant", "constexpr", "tuple-and-math", "triton-values",
         "math-module", "builtins", "methods-of-values", "float-inf-constexpr", "number-casts",
-        "dtype-limits", "aliases-called", "probe-5-constants"])
+        "dtype-limits", "aliases-called", "probe-5-constants", "attributes-of-values"])
 def test_honest_kernel_bodies_pass(module, body):
     assert check(body, module).kernels == ("helper", "kernel")
 
@@ -96,12 +98,18 @@ def test_honest_kernel_bodies_pass(module, body):
     # a class of the file's own named `torch` is not torch: its `finfo` runs the file's code
     ("class torch:\n    float32 = 1\n    class finfo:\n        def __init__(self, d):\n"
      "            self.eps = 1\nEPS = torch.finfo(torch.float32).eps", "x = x + EPS", "", "EPS"),
+    # red-team pass 31: methods and functions read into locals, then called by name
+    ("", "fmt = \"{}\".format\n    t = fmt(x)", "", ".format"),
+    ("FMT = \"{}\"", "rep = FMT.replace\n    t = rep(\"[\", \" \")", "", ".replace"),
+    ("", "fsum = math.fsum\n    t = fsum((1.0, 2.0))", "", "math.fsum"),
+    ("", "y = tl.core.tensor(0, tl.float32)", "", "triton.language.core.tensor"),
 ], ids=["dict-entry", "alias", "container", "list", "global-statement", "rebound-builtin",
         "numpy", "handle", "getattr", "other-builtin", "default-argument",
         "constant-from-rebound-module", "f-string", "percent-format", "str-format",
         "method-of-a-python-value", "rebound-float", "cast-of-numpy", "finfo-of-a-tensor",
         "finfo-other-field", "finfo-of-a-fake-torch", "constexpr-value-set", "constexpr-setattr",
-        "constant-called"])
+        "constant-called", "bound-method-read", "constant-method-read", "math-function-read",
+        "tensor-constructed"])
 def test_kernel_bodies_reaching_python_objects_are_refused(module, body, params, names):
     with pytest.raises(StageFailure) as err:
         check(body, module, params)
@@ -217,3 +225,18 @@ def test_star_imports_are_refused():
 
 def test_kernels_may_live_in_a_class_as_static_methods():
     check(module="class Kernels:\n    @staticmethod\n    @triton.jit\n    def k(v):\n        return v")
+
+
+@pytest.mark.parametrize("module", [
+    "def make(act):\n    @triton.jit\n    def combine(a, b):\n        return act(a, b)\n    return combine",
+    "def make(act):\n    class K:\n        @staticmethod\n        @triton.jit\n        def combine(a, b):\n"
+    "            return act(a, b)\n    return None",
+    "class M(nn.Module):\n    def forward(self, x):\n        @triton.jit\n        def k(v):\n            return v\n"
+    "        return x",
+], ids=["factory", "class-in-a-factory", "inside-forward"])
+def test_kernels_defined_inside_functions_are_refused(module):
+    """Red-team pass 31: a nested kernel's free names are closure cells (a host function handed
+    to tl.reduce as its combine ran on the block's values in the interpreter)."""
+    with pytest.raises(StageFailure) as err:
+        check(module=module)
+    assert "inside a function" in err.value.feedback

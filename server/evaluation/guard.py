@@ -540,6 +540,24 @@ def install_interpreter_hooks() -> None:
     _wrap_once(interpreter.FunctionRewriter, "_compile_and_exec", _exec_apart)
     _wrap_once(interpreter.InterpretedFunction, "rewrite", _rewritten_here)
     _wrap_once(interpreter.GridExecutor, "__call__", _interpreted_launch)
+    if not getattr(interpreter._patch_lang_tensor, "_kernel_env_hook", False):
+        interpreter._patch_lang_tensor = _blocks_without_text(interpreter._patch_lang_tensor)
+
+
+def _blocks_without_text(original):
+    """In a launch the interpreter makes a block's str() and repr() its values' text (for
+    print-debugging): host Python that a kernel reached could parse and compute on it (red-team
+    passes 30-31). A GPU kernel has no such text; here a block's says only what it is."""
+    def patch(tensor, scope):
+        original(tensor, scope)
+        scope.set_attr(tensor, "__repr__", _block_text)
+        scope.set_attr(tensor, "__str__", _block_text)
+    patch._kernel_env_hook = True
+    return patch
+
+
+def _block_text(block) -> str:
+    return f"<Triton value of type {block.type}>"
 
 
 def _def_line_of_the_function(original):
@@ -646,6 +664,11 @@ def _interpreted_launch(original):
       call the submission's `np.errstate(call=...)` or raise, two bits of its input a step."""
     def run(self, *args, **kwargs):
         _check_constexpr_globals(self.fn)
+        # numpy scalars become the Python numbers a GPU launch would take them as: the
+        # interpreter hands any other object to the body as it is, and a numpy scalar's methods
+        # (`reshape`, `repeat`) build host arrays there
+        args = tuple(_host_number(a) for a in args)
+        kwargs = {k: _host_number(v) for k, v in kwargs.items()}
         grid = self.grid
         bounds = interpreter_bounds.begin()
         try:
@@ -684,6 +707,15 @@ def _check_constexpr_globals(kernel) -> None:
                     or issubclass(held, tl.dtype) and _triton_class(held)):
                 guard._refuse(f"kernel argument: the constexpr `{name}` holds {_described(held)}",
                               KERNEL_ARG)
+
+
+def _host_number(arg):
+    """np.float32(2.0) -> 2.0, through tuples (numpy's C conversion runs no Python)."""
+    if id(type(arg)) in _NUMPY_SCALARS:
+        return arg.item()
+    if type(arg) is tuple:
+        return tuple(_host_number(a) for a in arg)
+    return arg
 
 
 def _numpy_silent():
@@ -787,13 +819,15 @@ def _check_launch_args(args, kwargs) -> None:
 def _own_jit_function(arg, guard) -> bool:
     """One of the file's own @triton.jit functions passed as a constexpr (`ACT=relu`, called in
     the body): a function of the file, under a name the static check read as a kernel
-    (`triton.jit` may only decorate, innermost: what it wraps is the body that was checked)."""
+    (`triton.jit` may only decorate, innermost: what it wraps is the body that was checked),
+    with no closure cells (the interpreter's tl.reduce and tl.associative_scan call a combine's
+    original function, whose free names a nested definition would fill with any host object)."""
     from triton.runtime.interpreter import InterpretedFunction
     if type(arg) is not InterpretedFunction:
         return False
     fn = object.__getattribute__(arg, "fn")
     return (type(fn) is types.FunctionType and fn.__code__.co_filename in guard._files
-            and fn.__code__.co_name in guard.jit_names)
+            and fn.__code__.co_name in guard.jit_names and fn.__closure__ is None)
 
 
 def _first_config_when_interpreted(original):

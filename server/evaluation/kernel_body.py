@@ -253,6 +253,26 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
                   "math, triton and torch.finfo/iinfo(dtype) limits); a kernel body may use only "
                   "those, its own parameters and locals, and "
                   f"{', '.join(sorted(KERNEL_BUILTINS))}")
+    called = {id(n.func) for n in body if isinstance(n, ast.Call)}
+    for node in body:
+        if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
+            continue
+        base = root(node)
+        if base is None or base in local or base not in aliases:  # off a value or a constant
+            if node.attr not in _value_methods() | _value_attributes():
+                _fail(f"line {node.lineno}: the kernel `{fn.name}` reads `.{node.attr}`, which is "
+                      "not an attribute of Triton's values (tensors, tensor descriptors, dtypes, "
+                      "constants): in the interpreter it would hand host Python a method of a "
+                      "string or number to run on a block's values")
+        elif id(node) not in inner and base in aliases:
+            name = dotted(node, aliases) or ""
+            if name.startswith("math.") and id(node) not in called and callable(_resolved(name)):
+                _fail(f"line {node.lineno}: the kernel `{fn.name}` reads the function `{name}`; "
+                      "math's functions do not run in kernels (use tl.math or libdevice), only "
+                      "its constants may be read")
+            if _constructs_values(name) and id(node) in called:
+                _fail(f"line {node.lineno}: the kernel `{fn.name}` constructs `{name}` itself; "
+                      "a kernel makes its values with triton.language's operations")
     for node in body:  # after the rules above, whose messages say more about a global's call
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and (root(node.func) is None or root(node.func) in local)
@@ -297,6 +317,37 @@ def _value_methods() -> frozenset[str]:
     from triton.language import core
     kinds = (core.tensor, core.tensor_descriptor_base, core.dtype, core.constexpr)
     return frozenset(n for kind in kinds for n in dir(kind) if not n.startswith("_"))
+
+
+@functools.lru_cache(maxsize=None)
+def _value_attributes() -> frozenset[str]:
+    """The data attributes of the values a kernel body holds (`x.shape`, `p.dtype.element_ty`,
+    `BLOCK.value`), read off instances of each kind: tensors, dtypes, constants."""
+    from triton.language import core
+    samples = (core.tensor(None, core.block_type(core.float32, [2])), core.float32, core.int8,
+               core.pointer_type(core.float32), core.block_type(core.float32, [2]),
+               core.constexpr(1))
+    names = {n for value in samples for n in vars(value) if not n.startswith("_")}
+    return frozenset(names - set(_INTERPRETER_ARRAYS)) | {"strides"}  # tensor descriptors'
+
+
+def _resolved(name: str):
+    try:
+        obj = importlib.import_module(name.split(".")[0])
+        for part in name.split(".")[1:]:
+            obj = getattr(obj, part)
+        return obj
+    except Exception:  # noqa: BLE001 - what does not resolve is judged by the rules above
+        return None
+
+
+@functools.lru_cache(maxsize=None)
+def _constructs_values(name: str) -> bool:
+    """`tl.core.tensor(...)`, a tensor descriptor's class: the interpreter would wrap whatever
+    it is handed (a host array) as a block."""
+    from triton.language import core
+    obj = _resolved(name) if name.startswith("triton.language") else None
+    return isinstance(obj, type) and issubclass(obj, (core.tensor, core.tensor_descriptor_base))
 
 
 def _prints(node: ast.AST, aliases: dict[str, str], local: set[str]) -> bool:

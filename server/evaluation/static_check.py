@@ -1204,6 +1204,7 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
     kernels, autotuned = [], False
     functions = [n for n in nodes(tree) if isinstance(n, ast.FunctionDef)]
     jitted = [fn for fn in functions if any(d in JIT_DECORATORS for d in _decorator_names(fn, aliases))]
+    _check_kernels_at_module_level(tree, {id(fn) for fn in jitted})
     allowed_globals, constants = kernel_globals(tree, aliases, jitted)
     for fn in jitted:
         kernels.append(fn.name)
@@ -1231,6 +1232,23 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
              f"Triton mode: your kernels ({', '.join(kernels)}) are never launched; launch one "
              "from ModelNew.forward as `kernel[grid](...)`")
     return StaticReport(kernels=tuple(kernels), autotuned=autotuned)
+
+
+def _check_kernels_at_module_level(tree: ast.Module, jitted: set[int]) -> None:
+    """A kernel defined inside a function (a factory, forward) reads its enclosing function's
+    names as closure cells: what they hold at run time (any host function, handed to
+    `tl.reduce` as a combine and run by the interpreter on the block's values) is no binding the
+    rules can read. Kernels live at module level, or in a class at module level."""
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if id(child) in jitted and in_function:
+                _fail(f"{where(child)}: the kernel `{child.name}` is defined inside a function; "
+                      "define @triton.jit functions at module level (or in a class there): the "
+                      "names a nested kernel reads from its enclosing function are closure "
+                      "cells, which no rule can check")
+            visit(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                           ast.Lambda)))
+    visit(tree, False)
 
 
 def _check_kernels_read_only(tree: ast.Module, kernels: set[str]) -> None:

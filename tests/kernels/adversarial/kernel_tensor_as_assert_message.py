@@ -1,10 +1,11 @@
 # task: level1/19_ReLU
-# expect: compile_error
+# expect: runtime_error
 # expect_gpu: rejected
 # why: as kernel_fstring_in_assert_message, with the tl.tensor itself as the assert message
 #      (repr(AssertionError(x)) calls the patched __repr__): in the
-#      interpreter tl.tensor.__str__ is str(handle.data), the message travels out in the
-#      InterpreterError, and forward parses it and computes the ReLU in Python
+#      interpreter tl.tensor.__str__ was str(handle.data), the message travelled out in the
+#      InterpreterError, and forward parsed it and computed the ReLU in Python. A block's text
+#      now names its type only (red-team pass 31): forward's parse fails (runtime_error)
 import torch
 import torch.nn as nn
 import triton
