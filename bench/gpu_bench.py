@@ -17,8 +17,8 @@ off; a second one runs the steps as the server does by default (provenance on ev
 3 warm and 3 with a fresh source each (compiled afresh, as every step of an RL loop is), with
 the checks' share of each. A third table shows the evaluation process's own costs outside the
 stages (the warm-up of its CUDA context and of the evaluator's kernels, the step's wait for it,
-the job's handover and the answer's report), for the steps above and for ReLU steps queued back to back (no gap: as
-when several sessions share a GPU).
+the job's handover and the answer's report), for the steps above and for ReLU steps queued back to back (no gap, a
+step waiting behind each: as when several sessions share a GPU).
 """
 
 from __future__ import annotations
@@ -47,11 +47,14 @@ CASES = [  # (label, task id, kernel)
 
 def evaluate_repeatedly(ev, code: str, ref: str, task: str, count: int, gap_s: float,
                         guard_last: bool = False) -> list | str:
-    """(latency, result) per evaluation, `gap_s` apart; an error string if one was not scored."""
+    """(latency, result) per evaluation, `gap_s` apart; an error string if one was not scored.
+    With no gap, each request says a step waits behind it (as the pool marks a request when
+    sessions share the GPU): the worker host then warms the next steps' processes beside it."""
     rows = []
     for i in range(count):
         req = ev.request(code, ref, task, "triton")
         req.measure_guard_overhead = guard_last and i == count - 1
+        req.backlog = 1 if gap_s == 0 else 0
         t0 = time.perf_counter()
         result = ev.pool.evaluate(req)
         latency = time.perf_counter() - t0

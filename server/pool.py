@@ -10,6 +10,7 @@ answering.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import json
 import os
 import shutil
@@ -203,6 +204,8 @@ class WorkerPool:
 
     def evaluate(self, req: EvalRequest) -> EvalResult:
         host = self._acquire()
+        with self._lock:
+            req = dataclasses.replace(req, backlog=max(req.backlog, len(self._waiters)))
         try:
             with host.lock:
                 return host.evaluate(req, self.step_timeout_s)

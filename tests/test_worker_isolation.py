@@ -534,7 +534,7 @@ def go(self):
 
 children.Spare.watch, children.Spare.go = watch, go
 req = EvalRequest(code=open(sys.argv[1]).read(), reference_source=open(sys.argv[2]).read(),
-                  task_id="level1/19_ReLU", mock=sys.argv[3] == "mock")
+                  task_id="level1/19_ReLU", mock=sys.argv[3] == "mock", backlog=int(sys.argv[4]))
 settled = []  # once each step's answer is in
 first = host.handle(req)
 settled.append(states())
@@ -547,7 +547,7 @@ host.close()
 """
 
 
-def _host_steps(mode: str = "mock") -> dict:
+def _host_steps(mode: str = "mock", backlog: int = 0) -> dict:
     """Two steps through a worker Host in a process of its own: forking from this test process,
     which has run torch's thread pools, could hang the child (as a worker host never does)."""
     import json
@@ -557,7 +557,7 @@ def _host_steps(mode: str = "mock") -> dict:
     from tests.conftest import KERNELS, ROOT
 
     done = subprocess.run([sys.executable, "-c", HOST_SCRIPT, str(KERNELS / "legit" / "relu.py"),
-                           str(BUNDLED / "level1" / "19_ReLU.py"), mode], cwd=ROOT,
+                           str(BUNDLED / "level1" / "19_ReLU.py"), mode, str(backlog)], cwd=ROOT,
                           capture_output=True, text=True, timeout=300,
                           env=dict(os.environ, TRITON_INTERPRET="1"))  # as the worker's main sets
     assert done.returncode == 0, done.stderr[-2000:]
@@ -567,13 +567,21 @@ def _host_steps(mode: str = "mock") -> dict:
 STOPPED = ("T", "t")
 
 
-def test_spares_warm_beside_a_steps_untimed_stages_and_are_paused_while_it_is_timed():
+def _check_process_seconds(out: dict) -> None:
+    for seconds in out["seconds"]:
+        assert set(seconds) == {"context", "prewarm", "wait", "handover", "report"}
+        assert all(0.0 <= v < 30 for v in seconds.values())
+        assert seconds["wait"] <= seconds["context"] + seconds["prewarm"] + 1.0
+
+
+def test_with_steps_waiting_spares_warm_beside_a_steps_untimed_stages_and_stop_while_it_is_timed():
     """A process making its CUDA context beside a timed step gave that step's timing outliers on
-    the H200 (bench/results/2026-12-01-h200-s12-spare-ab.log): the spares warm beside a step's
-    static check, compile and correctness trials, and its timing stage begins only once every
-    spare has stopped (SIGSTOP); the reference's profile (timed throughout) runs with them
-    stopped from its start. After a step, two spares are running and warming."""
-    out = _host_steps("real")
+    the H200 (bench/results/2026-12-01-h200-s12-spare-ab.log). With steps waiting for the GPU
+    the spares warm beside a step's static check, compile and correctness trials (the job's
+    replacement forked at once), and its timing stage begins only once every spare has stopped
+    (SIGSTOP); the reference's profile (timed throughout) runs with them stopped from its start.
+    After a step, two spares are running and warming."""
+    out = _host_steps("real", backlog=1)
     assert out["stages"] == ["scored", "scored"]
     profile, *candidates = out["begun"]  # the profile's step, then two candidates'
     assert len(profile) == 1 and profile[0][0] in STOPPED  # the other spare: stopped throughout
@@ -585,10 +593,24 @@ def test_spares_warm_beside_a_steps_untimed_stages_and_are_paused_while_it_is_ti
     assert out["after"][0][0][0] in STOPPED  # the profile's answer is in: still stopped
     for spares in out["after"][1:] + out["settled"]:  # resumed once the timed calls were over
         assert len(spares) == 2 and all(state not in STOPPED and warming for state, warming in spares)
-    for seconds in out["seconds"]:
-        assert set(seconds) == {"context", "prewarm", "wait", "handover", "report"}
-        assert all(0.0 <= v < 30 for v in seconds.values())
-        assert seconds["wait"] <= seconds["context"] + seconds["prewarm"] + 1.0
+    _check_process_seconds(out)
+
+
+def test_with_no_step_waiting_the_replacement_is_forked_once_the_timed_calls_are_over():
+    """Alone on the GPU, a step competes with nothing: the job's replacement is forked once its
+    timed calls are over (making its context beside the re-checks and the report) and warms once
+    the step is over; the other spare (ready) is still stopped while the step is timed."""
+    out = _host_steps("real", backlog=0)
+    assert out["stages"] == ["scored", "scored"]
+    for spares in out["begun"][1:]:  # the other spare only
+        assert len(spares) == 1
+    for spares in out["at_go"]:
+        assert len(spares) == 1 and spares[0][0] in STOPPED
+    for spares in out["after"][1:]:  # the replacement exists, not yet warming
+        assert len(spares) == 2 and spares[0][1] and not spares[1][1]
+    for spares in out["settled"]:
+        assert len(spares) == 2 and all(state not in STOPPED and warming for state, warming in spares)
+    _check_process_seconds(out)
 
 
 def test_a_step_that_times_nothing_never_pauses_the_spares():
@@ -597,7 +619,8 @@ def test_a_step_that_times_nothing_never_pauses_the_spares():
     assert out["stages"] == ["scored", "scored"]
     assert out["at_go"] == []
     for spares in out["begun"][1:] + out["after"][1:] + out["settled"]:
-        assert len(spares) == 2 and all(state not in STOPPED for state, _ in spares)
+        assert all(state not in STOPPED for state, _ in spares)
+    assert [len(spares) for spares in out["settled"]] == [2, 2]
 
 
 def test_a_spare_that_died_before_its_job_is_reported_not_hung():

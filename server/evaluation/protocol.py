@@ -34,6 +34,9 @@ class EvalRequest:
     mock: bool = False  # the mock evaluator: static checks only, fake timings
     provenance: str = "all"  # record device kernels of "all" submissions, "cuda" ones only, or "off"
     measure_guard_overhead: bool = False  # benchmarks only: also time forward without the guard
+    # steps waiting for a worker when this one was sent (the pool's): the host then warms the
+    # next steps' processes beside this step's untimed stages rather than after it
+    backlog: int = 0
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

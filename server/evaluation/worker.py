@@ -63,29 +63,36 @@ class Host:
             spare.resume()
 
     def _run(self, spec: dict, first_stage: str, req: EvalRequest) -> ChildOutcome:
-        """A step's job runs in the oldest spare; the others, and one forked in its place, warm
-        up beside the step's static check, compile and correctness trials, and are paused
-        (SIGSTOP) from the moment its timing stage begins until its timed calls are over: on the
-        H200 a process making its CUDA context beside a timed step gave that step more timing
-        outliers (bench/results/2026-12-01-h200-s12-spare-ab.log: a speedup of 0.13 among 0.87
-        at boost clocks; competing for the host, it slows the issue of timed calls past the
-        timer's lead). A reference's profile is timed throughout: they stay paused for all of
-        it. With several spares, steps queued back to back (sessions sharing a GPU) find one
-        whose warm-up spanned several steps' untimed parts."""
+        """A step's job runs in the oldest spare. The spares are paused (SIGSTOP) from the moment
+        its timing stage begins until its timed calls are over, and for all of a reference's
+        profile (timed throughout): on the H200 a process making its CUDA context beside a timed
+        step gave that step more timing outliers (bench/results/2026-12-01-h200-s12-spare-ab.log:
+        a speedup of 0.13 among 0.87 at boost clocks; competing for the host, it slows the issue
+        of timed calls past the timer's lead). When steps wait for this GPU (`req.backlog`:
+        sessions sharing it), the job's replacement is forked and every spare warms beside the
+        step's static check, compile and correctness trials, so a step queued back to back finds
+        one whose warm-up spanned earlier steps' untimed parts. Otherwise nothing competes with
+        the step: the replacement is forked once the timed calls are over (it makes its context
+        beside the re-checks and the report) and warms once the step is over."""
         self.prepare_spare()
         spare = self.spares.pop(0)
         profiling = spec["kind"] == "profile"
+
+        def timed():
+            self._resume()
+            self._fork_spares()
+
         try:
             if profiling:
                 self._pause()
             spare.send(spec)
-            if not profiling:
+            if not profiling and req.backlog > 0:
                 try:
-                    self.prepare_spare()  # its replacement, beside this step's untimed stages
+                    self.prepare_spare()  # beside this step's untimed stages
                 except OSError:
                     pass  # no fork now: tried again after the step
             return spare.watch(first_stage, req.stage_timeouts, req.memory_limit_gb,
-                               on_timing=self._pause, on_timed=self._resume)
+                               on_timing=self._pause, on_timed=timed)
         finally:
             self._resume()
             try:
