@@ -60,7 +60,8 @@ def check(body="", module="", params=""):
      "WARPS = {b: b // 256 for b in (256, 512)}\nact = helper if LARGE else helper",
      "x = act(x) + BLOCK2 + triton.cdiv(BLOCK, 2)"),
     ("", "x = x.to(out_ptr.dtype.element_ty) + x.shape[0] + x.dtype.primitive_bitwidth + BLOCK.value\n"
-     "    t = x.T\n    y = tl.zeros_like(x).to(tl.pointer_type(tl.float16).element_ty)"),
+     "    t = x.T\n    y = tl.zeros_like(x).to(tl.pointer_type(tl.float16).element_ty)\n"
+     "    ok = isinstance(x, (tl.tensor, tl.constexpr))\n    y: tl.tensor = x"),
 ], ids=["jit-and-libdevice", "constant", "constexpr", "tuple-and-math", "triton-values",
         "math-module", "builtins", "methods-of-values", "float-inf-constexpr", "number-casts",
         "dtype-limits", "aliases-called", "probe-5-constants", "attributes-of-values"])
@@ -103,13 +104,16 @@ def test_honest_kernel_bodies_pass(module, body):
     ("FMT = \"{}\"", "rep = FMT.replace\n    t = rep(\"[\", \" \")", "", ".replace"),
     ("", "fsum = math.fsum\n    t = fsum((1.0, 2.0))", "", "math.fsum"),
     ("", "y = tl.core.tensor(0, tl.float32)", "", "triton.language.core.tensor"),
+    ("", "make = tl.core.tensor\n    y = make(0, tl.float32)", "", "triton.language.core.tensor"),
+    ("FSUM = math.fsum", "t = FSUM((1.0, 2.0))", "", "math"),
+    ("T = tl.core.tensor", "y = T(0, tl.float32)", "", "triton"),
 ], ids=["dict-entry", "alias", "container", "list", "global-statement", "rebound-builtin",
         "numpy", "handle", "getattr", "other-builtin", "default-argument",
         "constant-from-rebound-module", "f-string", "percent-format", "str-format",
         "method-of-a-python-value", "rebound-float", "cast-of-numpy", "finfo-of-a-tensor",
         "finfo-other-field", "finfo-of-a-fake-torch", "constexpr-value-set", "constexpr-setattr",
         "constant-called", "bound-method-read", "constant-method-read", "math-function-read",
-        "tensor-constructed"])
+        "tensor-constructed", "tensor-class-read", "math-function-alias", "tensor-class-alias"])
 def test_kernel_bodies_reaching_python_objects_are_refused(module, body, params, names):
     with pytest.raises(StageFailure) as err:
         check(body, module, params)

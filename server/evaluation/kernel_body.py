@@ -187,6 +187,8 @@ def _constant(node: ast.AST, aliases: dict[str, str], constants: set[str],
         if root(target) not in constants or (dotted(target, aliases) or "").split(".")[0] not in (
                 "triton", "math"):
             return False  # read from an allowed import, not a rebound or shadowed name
+        if isinstance(node, ast.Attribute) and _host_callable(dotted(node, aliases) or ""):
+            return False  # `FSUM = math.fsum`, `T = tl.core.tensor`: called in a kernel, host code
         return not isinstance(node, ast.Call) or (
             not node.keywords and all(_constant(a, aliases, constants, torch_names) for a in node.args))
     return False
@@ -254,6 +256,11 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
                   "those, its own parameters and locals, and "
                   f"{', '.join(sorted(KERNEL_BUILTINS))}")
     called = {id(n.func) for n in body if isinstance(n, ast.Call)}
+    tested = {id(t) for n in body if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+              and n.func.id == "isinstance" and len(n.args) == 2
+              for t in (n.args[1].elts if isinstance(n.args[1], ast.Tuple) else [n.args[1]])}
+    # a local's annotation (`pid: tl.tensor = ...`) is never evaluated
+    tested |= {id(a) for n in body if isinstance(n, ast.AnnAssign) for a in nodes(n.annotation)}
     for node in body:
         if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
             continue
@@ -270,9 +277,10 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
                 _fail(f"line {node.lineno}: the kernel `{fn.name}` reads the function `{name}`; "
                       "math's functions do not run in kernels (use tl.math or libdevice), only "
                       "its constants may be read")
-            if _constructs_values(name) and id(node) in called:
-                _fail(f"line {node.lineno}: the kernel `{fn.name}` constructs `{name}` itself; "
-                      "a kernel makes its values with triton.language's operations")
+            if _constructs_values(name) and id(node) not in tested:
+                _fail(f"line {node.lineno}: the kernel `{fn.name}` reads `{name}`, a class of "
+                      "Triton's values, other than in isinstance(); a kernel makes its values "
+                      "with triton.language's operations")
     for node in body:  # after the rules above, whose messages say more about a global's call
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and (root(node.func) is None or root(node.func) in local)
@@ -339,6 +347,12 @@ def _resolved(name: str):
         return obj
     except Exception:  # noqa: BLE001 - what does not resolve is judged by the rules above
         return None
+
+
+def _host_callable(name: str) -> bool:
+    """A function of math's (which Triton does not compile; the interpreter runs it as Python) or
+    a class of Triton's values, read under a name of the file's own."""
+    return (name.startswith("math.") and callable(_resolved(name))) or _constructs_values(name)
 
 
 @functools.lru_cache(maxsize=None)
