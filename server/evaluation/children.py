@@ -225,9 +225,10 @@ class Spare(Child):
         return super().watch(first_stage, timeouts, memory_limit_gb, on_timed, timing)
 
     def pause(self) -> None:
-        """Stop the process (SIGSTOP) and wait until it has stopped: it runs nothing, on the
-        host or the GPU, until `resume()`. (Work it queued on the GPU before finishes first:
-        the evaluator's own few-µs kernels at most.)"""
+        """Stop the process (SIGSTOP) and wait until it has stopped (up to PAUSE_WAIT_S: one
+        inside a driver call stops when the call returns): it runs nothing, on the host or the
+        GPU, until `resume()`. (Work it queued on the GPU before finishes first: the
+        evaluator's own few-µs kernels at most.)"""
         if self.paused:
             return
         self.paused = True
