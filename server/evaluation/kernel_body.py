@@ -10,6 +10,7 @@ only what the compiler would accept too."""
 from __future__ import annotations
 
 import ast
+import collections
 import functools
 import importlib
 import types
@@ -216,6 +217,7 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
     # import or launch time, like any other module-level code, and are checked as such.
     body = [node for stmt in fn.body for node in nodes(stmt)]
     inner = {id(n.value) for n in body if isinstance(n, ast.Attribute)}
+    _check_python_values(fn, body, local, allowed_globals, aliases)
     for node in body:
         if (isinstance(node, ast.Attribute) and id(node) not in inner and root(node) not in local
                 and root(node) in aliases):
@@ -311,6 +313,93 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
             _fail(f"line {node.lineno}: the kernel `{fn.name}` calls a computed value (`f[0](...)`, "
                   "`f()(...)`); kernels call functions by name: @triton.jit functions, "
                   "triton.language and methods of their own values")
+
+
+# Python containers a kernel body may not build: Triton's compiler has none of them (a list only
+# as a shape argument), and in the interpreter they hold host numbers across a kernel's steps.
+_CONTAINERS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda, ast.Dict,
+               ast.Set)
+# Builtins that turn a value into a Python number: on a GPU, of compile-time values only.
+_CONVERSIONS = ("int", "float", "bool", "len")
+# Attributes of a value known when a kernel compiles (its shape, its dtype and theirs).
+_STATIC_ATTRIBUTES = frozenset({"shape", "dtype", "type", "numel", "element_ty", "name", "value",
+                                "primitive_bitwidth", "itemsize", "scalar", "int_bitwidth",
+                                "fp_mantissa_width", "block_shape"})
+
+
+def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
+                         allowed_globals: set[str], aliases: dict[str, str]) -> None:
+    """What Triton's compiler would refuse and its interpreter runs as Python on a block's values
+    (red-team pass 32: `int(tl.load(p))`, `len(range(v))` and `1 if v else 0` read the input's
+    bits into Python numbers, list comprehensions kept them, and Python computed a convolution):
+    comprehensions, lambdas, dicts and sets; lists other than a call's (shape) argument;
+    `range(...)` other than a `for` loop's; int/float/bool/len of anything but compile-time
+    values (literals, constexpr parameters, module constants, shapes and dtypes)."""
+    loops = {id(n.iter) for n in body if isinstance(n, ast.For)}
+    arguments = {id(a) for n in body if isinstance(n, ast.Call)
+                 for a in (*n.args, *(k.value for k in n.keywords))}
+    constexprs = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)
+                  if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
+    stores = collections.Counter(n.id for n in body if isinstance(n, ast.Name)
+                                 and not isinstance(n.ctx, ast.Load))
+    static_names = (constexprs | allowed_globals) - set(stores)  # never rebound in the body
+    # the index of a loop over compile-time bounds (`for i in range(4)`, tl.static_range), bound
+    # nowhere else
+    for _ in range(3):  # nested loops' bounds may use an outer loop's index
+        static_names |= {n.target.id for n in body if isinstance(n, ast.For)
+                         and stores[getattr(n.target, "id", None)] == 1
+                         and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call)
+                         and dotted(n.iter.func, aliases) in _LOOPS
+                         and all(_static(a, static_names) for a in n.iter.args)}
+    for node in body:
+        what = None
+        if isinstance(node, _CONTAINERS):
+            what = {ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
+                    ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator",
+                    ast.Lambda: "a lambda", ast.Dict: "a dict", ast.Set: "a set"}[type(node)]
+        elif isinstance(node, ast.List) and id(node) not in arguments:
+            what = "a list other than a call's shape argument (`tl.zeros([M, N], ...)`)"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in local:
+            if node.func.id == "range" and id(node) not in loops:
+                what = "`range(...)` other than as a `for` loop's range"
+            elif node.func.id in _CONVERSIONS and not all(
+                    _static(a, static_names) for a in (*node.args, *(k.value for k in node.keywords))):
+                what = f"`{node.func.id}(...)` of a run-time value"
+        if what:
+            _fail(f"line {node.lineno}: the kernel `{fn.name}` uses {what}: Triton's compiler "
+                  "refuses it, and its interpreter would run it as Python on the kernel's values; "
+                  "use tuples, tl operations and `x.to(dtype)`")
+
+
+_LOOPS = ("range", "triton.language.range", "triton.language.static_range")
+
+
+def _static(node: ast.AST, names: set[str]) -> bool:
+    """Known when the kernel compiles: literals, constexpr parameters and module constants, and
+    a value's shape and dtype, combined by operators, tuples and subscripts."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if isinstance(node, ast.Attribute):
+        return node.attr in _STATIC_ATTRIBUTES or _static(node.value, names)
+    if isinstance(node, ast.Subscript):
+        return _static(node.value, names) and _static(node.slice, names)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_static(e, names) for e in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        return _static(node.operand, names)
+    if isinstance(node, ast.BinOp):
+        return _static(node.left, names) and _static(node.right, names)
+    if isinstance(node, ast.BoolOp):
+        return all(_static(v, names) for v in node.values)
+    if isinstance(node, ast.Compare):
+        return all(_static(v, names) for v in (node.left, *node.comparators))
+    if isinstance(node, ast.IfExp):
+        return all(_static(v, names) for v in (node.test, node.body, node.orelse))
+    if isinstance(node, ast.Call):
+        return all(_static(a, names) for a in node.args) and _static(node.func, names)
+    return False
 
 
 # Where what a kernel reads may be defined: Triton's interpreter (the cpu evaluator) replaces
