@@ -274,3 +274,22 @@ def test_compile_time_conversions_lists_as_shapes_and_loops_pass():
           "    for i in range(0, n, BLOCK):\n        acc = acc + i\n"
           "    y = tl.reshape(acc, [BLOCK]) + tl.full(shape=[BLOCK], value=0.0, dtype=tl.float32)",
           module="LIMIT = 4")
+
+
+HELPERS = "class H:\n    @staticmethod\n    @triton.jit\n    def f(v):\n        return v\n"
+
+
+def test_a_jit_static_method_of_a_plain_class_may_be_called_by_its_class():
+    """Red-team pass 32's false rejection: `Helpers.cast_out(acc, ptr)` from a kernel."""
+    check("x = H.f(x)", module=HELPERS)
+
+
+@pytest.mark.parametrize("module, body", [
+    (HELPERS + "H.f = len", "x = H.f(x)"),  # set from outside: no longer the jit function
+    (HELPERS.replace("class H:", "class H(nn.Module):"), "x = H.f(x)"),  # inherited lookups
+    (HELPERS + "    f = len\n", "x = H.f(x)"),  # rebound in its class body
+    (HELPERS, "g = H.f\n    x = g(x)"),  # read, not called
+])
+def test_a_class_method_call_is_refused_unless_the_class_is_plain_and_untouched(module, body):
+    with pytest.raises(StageFailure):
+        check(body, module)
