@@ -253,12 +253,20 @@ def test_kernels_defined_inside_functions_are_refused(module):
     ("v = range(tl.load(x_ptr))", "`range(...)` other than"),
     ("v = float(tl.sum(x, 0))", "`float(...)` of a run-time value"),
     ("v = bool(n)", "`bool(...)` of a run-time value"),
-    ("for acc in [0.0]:\n        acc += 1.0", "a list other than"),
+    ("for acc in [0.0]:\n        acc += 1.0", "a `for` loop over something other"),
     ("bits = {0: 1}", "a dict"),
     ("f = lambda v: v\n    x = f(x)", "a lambda"),
     ("t = sum(v for v in (1, 2))", "a generator"),
     ("for i in range(4):\n        i = tl.load(x_ptr)\n        v = int(i)", "`int(...)` of a run-time value"),
     ("BLOCK = tl.load(x_ptr)\n    v = int(BLOCK)", "`int(...)` of a run-time value"),
+    # red-team pass 33: a loop index, a lookup or a growing tuple holding the data as Python numbers
+    ("v = tl.load(x_ptr)\n    for b in range(v, v + 1):\n        x = x + b", "bounds are read from memory"),
+    ("w = tl.load(x_ptr) + 1\n    for b in tl.range(0, w):\n        x = x + b", "bounds are read from memory"),
+    ("t = (0, 1, 2)[tl.load(x_ptr)]", "an index read from memory"),
+    ("acc = ()\n    acc = acc + (1,)", "a tuple grown"),
+    ("acc = (1,)\n    acc = (*acc, 2)", "a tuple grown"),
+    ("for xf, wf in ((1, 2),):\n        x = x + xf", "a `for` loop over something other"),
+    ("v = int(tl.constexpr(tl.load(x_ptr)).value)", "of a run-time value"),
 ])
 def test_python_values_the_compiler_refuses_are_refused(body, says):
     """Red-team pass 32: int()/len(range())/bool tests read a block's bits into Python numbers in
@@ -272,7 +280,9 @@ def test_compile_time_conversions_lists_as_shapes_and_loops_pass():
     check("acc = tl.zeros([BLOCK], dtype=tl.float32) + float('-inf') + int(BLOCK) + len(x.shape)\n"
           "    lo = float(x.dtype.primitive_bitwidth) + int(LIMIT)\n"
           "    for i in range(0, n, BLOCK):\n        acc = acc + i\n"
-          "    y = tl.reshape(acc, [BLOCK]) + tl.full(shape=[BLOCK], value=0.0, dtype=tl.float32)",
+          "    y = tl.reshape(acc, [BLOCK]) + tl.full(shape=[BLOCK], value=0.0, dtype=tl.float32)\n"
+          "    shape = [BLOCK]\n    z = tl.zeros(shape, dtype=tl.float32)\n"
+          "    for j in range(0, n):\n        k = tl.load(x_ptr + j)\n        z = z + k",
           module="LIMIT = 4")
 
 
@@ -289,7 +299,11 @@ def test_a_jit_static_method_of_a_plain_class_may_be_called_by_its_class():
     (HELPERS.replace("class H:", "class H(nn.Module):"), "x = H.f(x)"),  # inherited lookups
     (HELPERS + "    f = len\n", "x = H.f(x)"),  # rebound in its class body
     (HELPERS, "g = H.f\n    x = g(x)"),  # read, not called
+    (HELPERS + "\n    @classmethod\n    def install(cls):\n        cls.f = len\n", "x = H.f(x)"),
+    (HELPERS + "\n    def __class_getitem__(cls, i):\n        cls.f = len\n", "x = H.f(x)"),
 ])
 def test_a_class_method_call_is_refused_unless_the_class_is_plain_and_untouched(module, body):
+    """Red-team pass 33: a classmethod or dunder of the class swapped its jit method at run time
+    (`cls.conv = host`): only classes of nothing but jit functions qualify."""
     with pytest.raises(StageFailure):
         check(body, module)

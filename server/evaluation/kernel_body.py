@@ -109,6 +109,12 @@ def _jit_methods(tree: ast.Module, bindings: dict, jitted_ids: set[int]) -> set[
         if (not isinstance(cls, ast.ClassDef) or cls.decorator_list or cls.bases or cls.keywords
                 or len(bindings.get(cls.name, ())) != 1):
             continue
+        # nothing but jit functions (a docstring, `pass`): a classmethod or dunder of the class
+        # (`install(cls): cls.f = host`, `__class_getitem__`) could swap one (red-team pass 33)
+        if not all(id(stmt) in jitted_ids or isinstance(stmt, ast.Pass) or (
+                isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+                for stmt in cls.body):
+            continue
         names = [t.id for stmt in cls.body for t in nodes(stmt)
                  if isinstance(t, ast.Name) and not isinstance(t.ctx, ast.Load)]
         names += [stmt.name for stmt in cls.body
@@ -381,13 +387,33 @@ def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
                          and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call)
                          and dotted(n.iter.func, aliases) in _LOOPS
                          and all(_static(a, static_names) for a in n.iter.args)}
+    shapes = {id(n.value) for n in body if isinstance(n, ast.Assign) and isinstance(n.value, ast.List)
+              and _static(n.value, static_names)}  # `shape = [BLOCK, 1]`: compile-time numbers
+    loaded = _read_from_memory(body, aliases)
     for node in body:
         what = None
-        if isinstance(node, _CONTAINERS):
+        if (isinstance(node, ast.For) and isinstance(node.iter, ast.Call)
+                and any(_mentions(a, loaded, aliases) for a in node.iter.args)):
+            what = ("a loop whose bounds are read from memory (in the interpreter its index is the "
+                    "value as a Python number)")
+        elif isinstance(node, ast.Subscript) and _mentions(node.slice, loaded, aliases):
+            what = "an index read from memory into a tuple or constant"
+        elif (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult))
+              and (isinstance(node.left, ast.Tuple) or isinstance(node.right, ast.Tuple))) or (
+                isinstance(node, ast.Tuple) and any(isinstance(e, ast.Starred) for e in node.elts)):
+            what = "a tuple grown by `+`, `*` or `*unpacking`"
+        elif isinstance(node, ast.For) and not (
+                isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Call)
+                and dotted(node.iter.func, aliases) in _LOOPS):
+            what = "a `for` loop over something other than range/tl.range/tl.static_range"
+        elif (isinstance(node, ast.Call) and dotted(node.func, aliases) == "triton.language.constexpr"
+              and not all(_static(a, static_names) for a in node.args)):
+            what = "`tl.constexpr(...)` of a run-time value"
+        elif isinstance(node, _CONTAINERS):
             what = {ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
                     ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator",
                     ast.Lambda: "a lambda", ast.Dict: "a dict", ast.Set: "a set"}[type(node)]
-        elif isinstance(node, ast.List) and id(node) not in arguments:
+        elif isinstance(node, ast.List) and id(node) not in arguments and id(node) not in shapes:
             what = "a list other than a call's shape argument (`tl.zeros([M, N], ...)`)"
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in local:
             if node.func.id == "range" and id(node) not in loops:
@@ -404,6 +430,41 @@ def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
 _LOOPS = ("range", "triton.language.range", "triton.language.static_range")
 
 
+_MEMORY_READS = ("load", "gather", "atomic_add", "atomic_and", "atomic_cas", "atomic_max",
+                 "atomic_min", "atomic_or", "atomic_xchg", "atomic_xor")
+
+
+def _reads_memory(node: ast.AST, aliases: dict[str, str]) -> bool:
+    return any(isinstance(n, ast.Call) and isinstance(n.func, (ast.Attribute, ast.Name))
+               and (dotted(n.func, aliases) or "").rsplit(".", 1)[-1] in _MEMORY_READS
+               for n in nodes(node))
+
+
+def _mentions(node: ast.AST, loaded: set[str], aliases: dict[str, str]) -> bool:
+    return _reads_memory(node, aliases) or any(
+        isinstance(n, ast.Name) and n.id in loaded for n in nodes(node))
+
+
+def _read_from_memory(body: list, aliases: dict[str, str]) -> set[str]:
+    """Locals whose value derives from memory a kernel read (tl.load, atomics, a descriptor's
+    load), through assignments and loops, to a fixed point."""
+    loaded: set[str] = set()
+    while True:
+        grown = set(loaded)
+        for n in body:
+            if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None:
+                if _mentions(n.value, grown, aliases):
+                    targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                    grown |= {t.id for target in targets for t in nodes(target) if isinstance(t, ast.Name)}
+            elif isinstance(n, ast.For) and _mentions(n.iter, grown, aliases):
+                grown |= {t.id for t in nodes(n.target) if isinstance(t, ast.Name)}
+            elif isinstance(n, ast.NamedExpr) and _mentions(n.value, grown, aliases):
+                grown.add(n.target.id)
+        if grown == loaded:
+            return loaded
+        loaded = grown
+
+
 def _static(node: ast.AST, names: set[str]) -> bool:
     """Known when the kernel compiles: literals, constexpr parameters and module constants, and
     a value's shape and dtype, combined by operators, tuples and subscripts."""
@@ -411,8 +472,9 @@ def _static(node: ast.AST, names: set[str]) -> bool:
         return True
     if isinstance(node, ast.Name):
         return node.id in names
-    if isinstance(node, ast.Attribute):
-        return node.attr in _STATIC_ATTRIBUTES or _static(node.value, names)
+    if isinstance(node, ast.Attribute):  # a constexpr's value, a name: only of a static value
+        return ((node.attr in _STATIC_ATTRIBUTES and node.attr not in ("value", "name"))
+                or _static(node.value, names))
     if isinstance(node, ast.Subscript):
         return _static(node.value, names) and _static(node.slice, names)
     if isinstance(node, (ast.Tuple, ast.List)):
