@@ -263,6 +263,7 @@ def test_kernels_defined_inside_functions_are_refused(module):
     ("v = tl.load(x_ptr)\n    for b in range(v, v + 1):\n        x = x + b", "bounds are read from memory"),
     ("w = tl.load(x_ptr) + 1\n    for b in tl.range(0, w):\n        x = x + b", "bounds are read from memory"),
     ("t = (0, 1, 2)[tl.load(x_ptr)]", "an index read from memory"),
+    ("v = helper(tl.load(x_ptr))\n    for b in range(v, v + 1):\n        x = x + b", "bounds are read from memory"),
     ("acc = ()\n    acc = acc + (1,)", "a tuple grown"),
     ("acc = (1,)\n    acc = (*acc, 2)", "a tuple grown"),
     ("for xf, wf in ((1, 2),):\n        x = x + xf", "a `for` loop over something other"),

@@ -435,9 +435,18 @@ _MEMORY_READS = ("load", "gather", "atomic_add", "atomic_and", "atomic_cas", "at
 
 
 def _reads_memory(node: ast.AST, aliases: dict[str, str]) -> bool:
-    return any(isinstance(n, ast.Call) and isinstance(n.func, (ast.Attribute, ast.Name))
-               and (dotted(n.func, aliases) or "").rsplit(".", 1)[-1] in _MEMORY_READS
-               for n in nodes(node))
+    """A load or atomic, or a call of a function of the file's (a jit helper may return what it
+    loaded): not triton.language's other operations, nor a builtin."""
+    for n in nodes(node):
+        if not isinstance(n, ast.Call) or not isinstance(n.func, (ast.Attribute, ast.Name)):
+            continue
+        name = dotted(n.func, aliases) or ""
+        if name.rsplit(".", 1)[-1] in _MEMORY_READS:
+            return True
+        if not name.startswith(("triton.", "math.")) and name not in KERNEL_BUILTINS and (
+                isinstance(n.func, ast.Name) or root(n.func) not in aliases):
+            return True
+    return False
 
 
 def _mentions(node: ast.AST, loaded: set[str], aliases: dict[str, str]) -> bool:
