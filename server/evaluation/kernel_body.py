@@ -366,11 +366,16 @@ _STATIC_ATTRIBUTES = frozenset({"shape", "dtype", "type", "numel", "element_ty",
 def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
                          allowed_globals: set[str], aliases: dict[str, str]) -> None:
     """What Triton's compiler would refuse and its interpreter runs as Python on a block's values
-    (red-team pass 32: `int(tl.load(p))`, `len(range(v))` and `1 if v else 0` read the input's
-    bits into Python numbers, list comprehensions kept them, and Python computed a convolution):
-    comprehensions, lambdas, dicts and sets; lists other than a call's (shape) argument;
-    `range(...)` other than a `for` loop's; int/float/bool/len of anything but compile-time
-    values (literals, constexpr parameters, module constants, shapes and dtypes)."""
+    (red-team passes 32-33: `int(tl.load(p))`, `len(range(v))`, a loop over `range(v, v + 1)`
+    and `1 if v else 0` read the input's bits into Python numbers, list comprehensions, tuple
+    loop targets and growing tuples kept them, and Python computed a convolution):
+    comprehensions, lambdas, dicts and sets; lists other than a call's (shape) argument or
+    compile-time numbers; `for` loops other than over range/tl.range/tl.static_range into a name;
+    `range(...)` elsewhere; loop bounds and tuple indices derived from memory the kernel read (a
+    ragged loop compiles on a GPU, but in the interpreter its index is the value itself); tuples
+    grown by `+`, `*` or unpacking; int/float/bool/len and tl.constexpr of anything but
+    compile-time values (literals, constexpr parameters, module constants never rebound, shapes
+    and dtypes, indices of loops over such bounds)."""
     loops = {id(n.iter) for n in body if isinstance(n, ast.For)}
     arguments = {id(a) for n in body if isinstance(n, ast.Call)
                  for a in (*n.args, *(k.value for k in n.keywords))}
