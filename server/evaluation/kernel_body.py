@@ -304,7 +304,7 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
         if (dotted(node, aliases) or "") in allowed_globals and id(node) in called:
             continue  # `Helpers.f(...)`: a jit function of a class of the file's (_jit_methods)
         if base is None or base in local or base not in aliases:  # off a value or a constant
-            if node.attr not in _value_methods() | _value_attributes():
+            if node.attr not in _value_names():
                 _fail(f"line {node.lineno}: the kernel `{fn.name}` reads `.{node.attr}`, which is "
                       "not an attribute of Triton's values (tensors, tensor descriptors, dtypes, "
                       "constants): in the interpreter it would hand host Python a method of a "
@@ -532,6 +532,11 @@ def _value_attributes() -> frozenset[str]:
                core.constexpr(1))
     names = {n for value in samples for n in vars(value) if not n.startswith("_")}
     return frozenset(names - set(_INTERPRETER_ARRAYS)) | {"strides"}  # tensor descriptors'
+
+
+@functools.lru_cache(maxsize=None)
+def _value_names() -> frozenset[str]:
+    return _value_methods() | _value_attributes()
 
 
 def _resolved(name: str):

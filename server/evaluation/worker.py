@@ -2,10 +2,9 @@
 
 `python -m server.evaluation.worker --device cuda:0` imports torch and triton once (~5 s) but
 never initialises CUDA; each evaluation runs in a child forked from it, which creates its own
-CUDA context (~0.25 s) and exits when done. The next step's child is forked as soon as a step's
-timed calls are over (its context made beside the re-checks and the report) and warms the
-evaluator's own kernels once the step is over, while the server answers and the next submission
-is written. So nothing an evaluation does - patched torch, stray
+CUDA context (~0.25 s) and exits when done. Spare children (`--spares`) are kept warming ahead
+of the steps (their context, the evaluator's own kernels), stopped while anything is timed
+(`Host._run`). So nothing an evaluation does - patched torch, stray
 threads, a corrupted CUDA context, leaked memory, files in its scratch directory - outlives it.
 
 The host enforces each stage's time limit and a memory limit, and turns a child that dies or hangs
@@ -38,11 +37,6 @@ class Host:
         self.profiles: dict[str, dict] = {}
         self.count = max(1, spares)
         self.spares: list[Spare] = []  # the next steps' processes, the oldest first
-
-    @property
-    def spare(self) -> Spare | None:
-        """The process the next step runs in."""
-        return self.spares[0] if self.spares else None
 
     def _fork_spares(self) -> None:
         while len(self.spares) < self.count:
