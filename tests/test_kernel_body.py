@@ -290,12 +290,9 @@ def test_compile_time_conversions_lists_as_shapes_and_loops_pass():
 HELPERS = "class H:\n    @staticmethod\n    @triton.jit\n    def f(v):\n        return v\n"
 
 
-def test_a_jit_static_method_of_a_plain_class_may_be_called_by_its_class():
-    """Red-team pass 32's false rejection: `Helpers.cast_out(acc, ptr)` from a kernel."""
-    check("x = H.f(x)", module=HELPERS)
-
-
 @pytest.mark.parametrize("module, body", [
+    (HELPERS, "x = H.f(x)"),  # Triton's compiler: NameError, `H` is no constexpr global
+    (HELPERS + "    C = 1\n", "x = x + H.C"),
     (HELPERS + "H.f = len", "x = H.f(x)"),  # set from outside: no longer the jit function
     (HELPERS.replace("class H:", "class H(nn.Module):"), "x = H.f(x)"),  # inherited lookups
     (HELPERS + "    f = len\n", "x = H.f(x)"),  # rebound in its class body
@@ -303,8 +300,9 @@ def test_a_jit_static_method_of_a_plain_class_may_be_called_by_its_class():
     (HELPERS + "\n    @classmethod\n    def install(cls):\n        cls.f = len\n", "x = H.f(x)"),
     (HELPERS + "\n    def __class_getitem__(cls, i):\n        cls.f = len\n", "x = H.f(x)"),
 ])
-def test_a_class_method_call_is_refused_unless_the_class_is_plain_and_untouched(module, body):
-    """Red-team pass 33: a classmethod or dunder of the class swapped its jit method at run time
-    (`cls.conv = host`): only classes of nothing but jit functions qualify."""
-    with pytest.raises(StageFailure):
+def test_a_class_attribute_is_refused_in_a_kernel_as_triton_compiler_refuses_it(module, body):
+    """Triton's compiler refuses `Helpers.f(...)` (a global that is no constexpr; the H200 run of
+    session 16) though its interpreter runs it; red-team pass 33 swapped such a method at run
+    time (`cls.conv = host`)."""
+    with pytest.raises(StageFailure, match="neither a module nor a constexpr|not triton.language"):
         check(body, module)

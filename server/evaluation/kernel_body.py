@@ -94,36 +94,17 @@ def kernel_globals(tree: ast.Module, aliases: dict[str, str],
             # values, not aliases: `exp = tl.exp`, `act = relu` or `act = a if C else b` may be called
             constants = {name for name in allowed if any(
                 isinstance(v, ast.AST) and not _alias(v) for v in bindings[name])}
-            return allowed | builtins | _jit_methods(tree, bindings, jitted_ids), constants
+            return allowed | builtins, constants
         allowed = grown
 
 
-def _jit_methods(tree: ast.Module, bindings: dict, jitted_ids: set[int]) -> set[str]:
-    """`Helpers.f` for each `@staticmethod @triton.jit def f` of a plain module-level class
-    (no bases, decorators or metaclass; its name and the method's bound once, never set from
-    outside): called in a kernel as `Helpers.f(...)`, it is that jit function."""
-    methods = set()
-    if len(bindings.get("staticmethod", ())) > 0:
-        return methods  # the file's own `staticmethod`
-    for cls in tree.body:
-        if (not isinstance(cls, ast.ClassDef) or cls.decorator_list or cls.bases or cls.keywords
-                or len(bindings.get(cls.name, ())) != 1):
-            continue
-        # nothing but jit functions (a docstring, `pass`): a classmethod or dunder of the class
-        # (`install(cls): cls.f = host`, `__class_getitem__`) could swap one (red-team pass 33)
-        if not all(id(stmt) in jitted_ids or isinstance(stmt, ast.Pass) or (
-                isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
-                for stmt in cls.body):
-            continue
-        names = [t.id for stmt in cls.body for t in nodes(stmt)
-                 if isinstance(t, ast.Name) and not isinstance(t.ctx, ast.Load)]
-        names += [stmt.name for stmt in cls.body
-                  if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-        for stmt in cls.body:
-            if (id(stmt) in jitted_ids and names.count(stmt.name) == 1 and any(
-                    isinstance(d, ast.Name) and d.id == "staticmethod" for d in stmt.decorator_list)):
-                methods.add(f"{cls.name}.{stmt.name}")
-    return methods
+def _fail_class_global(fn: ast.FunctionDef, node: ast.AST, name: str) -> None:
+    """Triton's compiler refuses a global that is not a constexpr (`Helpers.f(...)`, raising
+    NameError), while its interpreter runs it: the cpu evaluator refuses it too."""
+    _fail(f"line {node.lineno}: the kernel `{fn.name}` reads an attribute of `{name}`, a global "
+          "that is neither a module nor a constexpr, which Triton's compiler refuses (a class's "
+          "`@staticmethod @triton.jit` helper included, though the interpreter would run it); "
+          "make the helper a module-level @triton.jit function")
 
 
 def _alias(node: ast.AST) -> bool:
@@ -245,10 +226,6 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
     # import or launch time, like any other module-level code, and are checked as such.
     body = [node for stmt in fn.body for node in nodes(stmt)]
     inner = {id(n.value) for n in body if isinstance(n, ast.Attribute)}
-    method_owners = {id(n.func.value) for n in body if isinstance(n, ast.Call)
-                     and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
-                     and n.func.value.id not in local
-                     and (dotted(n.func, aliases) or "") in allowed_globals}
     _check_python_values(fn, body, local, allowed_globals, aliases)
     for node in body:
         if (isinstance(node, ast.Attribute) and id(node) not in inner and root(node) not in local
@@ -263,6 +240,8 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
             base, name = root(node.func), dotted(node.func, aliases) or ""
             if (base is not None and base not in local and not name.startswith("triton.language")
                     and name not in KERNEL_TRITON_FUNCTIONS and name not in allowed_globals):
+                if base not in aliases:
+                    _fail_class_global(fn, node, base)
                 _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{name or base}`, which is "
                       "not triton.language; kernels may call only @triton.jit functions, "
                       "triton.language and methods of their own values")
@@ -274,14 +253,14 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
                   "interpreter's arrays; use triton.language operations")
         if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load) or node.id in local:
             continue
-        if id(node) in method_owners:  # `Helpers` of `Helpers.f(...)` (_jit_methods)
-            continue
         if node.id in constants and any(isinstance(p, ast.Call) and p.func is node for p in body):
             _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{node.id}`, a constant: a "
                   "kernel may call only @triton.jit functions, triton.language and the builtins")
         if node.id in KERNEL_REFUSED_BUILTINS and node.id not in allowed_globals:
             _fail(f"line {node.lineno}: `{node.id}` inside the kernel `{fn.name}` reaches the "
                   "interpreter's objects (`getattr(x, 'handle')`); use triton.language operations")
+        if node.id not in allowed_globals and id(node) in inner and node.id not in aliases:
+            _fail_class_global(fn, node, node.id)
         if node.id not in allowed_globals:
             module = aliases.get(node.id, "").split(".")[0]
             what = f"the module `{module}`" if module else f"`{node.id}`"
@@ -301,8 +280,6 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
         if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
             continue
         base = root(node)
-        if (dotted(node, aliases) or "") in allowed_globals and id(node) in called:
-            continue  # `Helpers.f(...)`: a jit function of a class of the file's (_jit_methods)
         if base is None or base in local or base not in aliases:  # off a value or a constant
             if node.attr not in _value_names():
                 _fail(f"line {node.lineno}: the kernel `{fn.name}` reads `.{node.attr}`, which is "

@@ -1,7 +1,12 @@
 # task: level1/1_Square_matrix_multiplication_
-# expect: ok
-# why: a @staticmethod @triton.jit helper of a module-level class, called from a kernel as
-#      `Helpers.cast_out(...)`, was refused (red-team pass 32's false rejection)
+# expect: format_violation
+# found: the H200 run of session 16 (it had been accepted on the cpu evaluator as legitimate)
+# why: a kernel calling `Helpers.cast_out(...)`, a @staticmethod @triton.jit of a module-level
+#      class. Triton's compiler refuses it ("Cannot access global variable Helpers from within
+#      @jit'ed function": a class is no constexpr global) while its interpreter runs it, so the
+#      cpu evaluator accepted what the gpu evaluator fails to compile; and such a method can be
+#      swapped for host code at run time (red-team pass 33). Both evaluators now refuse it in the
+#      static stage, naming the fix (a module-level @triton.jit helper).
 import torch
 import torch.nn as nn
 import triton
