@@ -260,10 +260,16 @@ def test_kernels_defined_inside_functions_are_refused(module):
     ("for i in range(4):\n        i = tl.load(x_ptr)\n        v = int(i)", "`int(...)` of a run-time value"),
     ("BLOCK = tl.load(x_ptr)\n    v = int(BLOCK)", "`int(...)` of a run-time value"),
     # red-team pass 33: a loop index, a lookup or a growing tuple holding the data as Python numbers
-    ("v = tl.load(x_ptr)\n    for b in range(v, v + 1):\n        x = x + b", "bounds are read from memory"),
-    ("w = tl.load(x_ptr) + 1\n    for b in tl.range(0, w):\n        x = x + b", "bounds are read from memory"),
+    ("v = tl.load(x_ptr)\n    for b in tl.static_range(v, v + 1):\n        x = x + b", "`tl.static_range` whose bounds"),
+    ("v = tl.load(x_ptr)\n    for b in range(v, v + 1):\n        x = x + (0, 1)[b]", "an index read from memory"),
+    ("w = tl.load(x_ptr) + 1\n    for b in tl.range(0, w):\n        x = x + (0, 1)[b]", "an index read from memory"),
     ("t = (0, 1, 2)[tl.load(x_ptr)]", "an index read from memory"),
-    ("v = helper(tl.load(x_ptr))\n    for b in range(v, v + 1):\n        x = x + b", "bounds are read from memory"),
+    ("v = helper(tl.load(x_ptr))\n    for b in range(v, v + 1):\n        x = x + (0, 1)[b]", "an index read from memory"),
+    # a branch or a loop on a loaded value: what it assigns holds the value's bits
+    ("v = tl.load(x_ptr)\n    if v & 1:\n        b = 1\n    else:\n        b = 0\n    x = x + (0, 1)[b]",
+     "an index read from memory"),
+    ("c = 0\n    for _ in range(0, tl.load(x_ptr)):\n        c += 1\n    x = x + (0, 1)[c]", "an index read from memory"),
+    ("c = 0\n    v = tl.load(x_ptr)\n    while c < v:\n        c += 1\n    x = x + (0, 1)[c]", "an index read from memory"),
     ("acc = ()\n    acc = acc + (1,)", "a tuple grown"),
     ("acc = (1,)\n    acc = (*acc, 2)", "a tuple grown"),
     ("for xf, wf in ((1, 2),):\n        x = x + xf", "a `for` loop over something other"),
@@ -285,6 +291,15 @@ def test_compile_time_conversions_lists_as_shapes_and_loops_pass():
           "    shape = [BLOCK]\n    z = tl.zeros(shape, dtype=tl.float32)\n"
           "    for j in range(0, n):\n        k = tl.load(x_ptr + j)\n        z = z + k",
           module="LIMIT = 4")
+
+
+def test_a_ragged_loop_over_bounds_read_from_memory_passes():
+    """CSR rows: bounds loaded per program compile on a GPU (runtime loop bounds)."""
+    check("start = tl.load(x_ptr + n)\n    end = tl.load(x_ptr + n + 1)\n"
+          "    acc = tl.zeros([1], dtype=tl.float32)\n"
+          "    for k in range(start, end):\n        acc += tl.load(out_ptr + k)\n"
+          "    for k in tl.range(start, end, 2):\n        acc += tl.load(out_ptr + k)\n"
+          "    if end > start:\n        acc = acc * 2\n    tl.store(out_ptr + tl.arange(0, 1), acc)")
 
 
 HELPERS = "class H:\n    @staticmethod\n    @triton.jit\n    def f(v):\n        return v\n"

@@ -348,8 +348,9 @@ def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
     loop targets and growing tuples kept them, and Python computed a convolution):
     comprehensions, lambdas, dicts and sets; lists other than a call's (shape) argument or
     compile-time numbers; `for` loops other than over range/tl.range/tl.static_range into a name;
-    `range(...)` elsewhere; loop bounds and tuple indices derived from memory the kernel read (a
-    ragged loop compiles on a GPU, but in the interpreter its index is the value itself); tuples
+    `range(...)` elsewhere; tuple indices and tl.static_range bounds derived from memory the
+    kernel read (a ragged loop over loaded bounds compiles and is allowed: its index, and all a
+    branch or loop on loaded values assigns, count as read from memory); tuples
     grown by `+`, `*` or unpacking; int/float/bool/len and tl.constexpr of anything but
     compile-time values (literals, constexpr parameters, module constants never rebound, shapes
     and dtypes, indices of loops over such bounds)."""
@@ -375,9 +376,9 @@ def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
     for node in body:
         what = None
         if (isinstance(node, ast.For) and isinstance(node.iter, ast.Call)
+                and dotted(node.iter.func, aliases) == "triton.language.static_range"
                 and any(_mentions(a, loaded, aliases) for a in node.iter.args)):
-            what = ("a loop whose bounds are read from memory (in the interpreter its index is the "
-                    "value as a Python number)")
+            what = "a `tl.static_range` whose bounds are read from memory"
         elif isinstance(node, ast.Subscript) and _mentions(node.slice, loaded, aliases):
             what = "an index read from memory into a tuple or constant"
         elif (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult))
@@ -438,7 +439,7 @@ def _mentions(node: ast.AST, loaded: set[str], aliases: dict[str, str]) -> bool:
 
 def _read_from_memory(body: list, aliases: dict[str, str]) -> set[str]:
     """Locals whose value derives from memory a kernel read (tl.load, atomics, a descriptor's
-    load), through assignments and loops, to a fixed point."""
+    load), through assignments, loops and branches on such values, to a fixed point."""
     loaded: set[str] = set()
     while True:
         grown = set(loaded)
@@ -448,12 +449,20 @@ def _read_from_memory(body: list, aliases: dict[str, str]) -> set[str]:
                     targets = n.targets if isinstance(n, ast.Assign) else [n.target]
                     grown |= {t.id for target in targets for t in nodes(target) if isinstance(t, ast.Name)}
             elif isinstance(n, ast.For) and _mentions(n.iter, grown, aliases):
-                grown |= {t.id for t in nodes(n.target) if isinstance(t, ast.Name)}
+                # the index, and whatever the body assigns (how often it runs is the data)
+                grown |= _assigned(n)
+            elif isinstance(n, (ast.If, ast.While)) and _mentions(n.test, grown, aliases):
+                grown |= _assigned(n)  # `if v & 1: b = 1 else: b = 0` holds one bit of v
             elif isinstance(n, ast.NamedExpr) and _mentions(n.value, grown, aliases):
                 grown.add(n.target.id)
         if grown == loaded:
             return loaded
         loaded = grown
+
+
+def _assigned(node: ast.AST) -> set[str]:
+    """Names a statement binds anywhere inside it (its loop target, its branches' stores)."""
+    return {n.id for n in nodes(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
 
 
 def _static(node: ast.AST, names: set[str]) -> bool:
