@@ -23,7 +23,7 @@ import types
 import torch
 import torch.nn.functional as F
 
-from .static_check import ALLOWED_IMPORTS
+from .refused_names import ALLOWED_IMPORTS
 
 _WATCHED = {
     "torch": torch,

@@ -1,0 +1,473 @@
+"""Every name, attribute and string a submission uses, resolved through its imports and judged
+against the tables of refused_names.py and against what the name reaches in the live modules
+(an alias of a refused object is refused under any spelling)."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib
+import importlib.util
+import sys
+import types
+
+from .cuda_sources import CLOCKS_REASON
+from .own_attributes import misused_class, own_accesses, plain_class_accesses
+from .refused_names import (ALLOWED_DUNDER_ATTRIBUTES, ALLOWED_DUNDER_TEXT, ALLOWED_IMPORTS,
+                            ALLOWED_NAMES, DATETIME_DTYPES, ENVIRON_READS, FILES,
+                            FORBIDDEN_BUILTINS, FORBIDDEN_NAMES, FORBIDDEN_TEXT, GPU_CLOCK_TEXT,
+                            INTROSPECTION, NAMEDTUPLE_API, NATIVE_TORCH, OS_ALLOWED,
+                            OWN_NAMES_ALLOWED, PRIVATE_ROOTS, PROTECTED_ROOTS,
+                            REBINDABLE_BUILTINS, RUNNERS, SHADOWED_MODULES, SHARED_MEMORY,
+                            SYMBOLIC, SYS_ALLOWED, constant_text, forbidden_attribute)
+from .source_names import bound_names, dotted, literal_getattr, nodes, root, type_test, where
+from .stages import STATIC_CHECK, StageFailure
+
+
+def _fail(feedback: str, error_class: str = "format_violation"):
+    raise StageFailure(STATIC_CHECK, error_class, feedback)
+
+
+def is_module(name: str) -> bool:
+    """By the object, not the spelling: `torch.nn.functional.torch` is the torch module. A
+    top-level module not imported in this process yet is one too (`import torch` in a process
+    that never loaded torch)."""
+    return isinstance(sys.modules.get(name), types.ModuleType) or isinstance(
+        _resolve(name), types.ModuleType) or (
+        "." not in name and name in ALLOWED_IMPORTS
+        and importlib.util.find_spec(name) is not None)
+
+
+def is_data(name: str) -> bool:
+    """A plain value the imports reach (a dtype, a number, a string), not a module, class or
+    callable that could lead further."""
+    value = _resolve(name, load=False)
+    return value is not None and not callable(value) and not isinstance(value, types.ModuleType) and (
+        isinstance(value, (int, float, str, bool, _dtype_types())))
+
+
+def _dtype_types() -> tuple:
+    """dtype classes of torch and Triton, when loaded (the static check imports neither)."""
+    kinds = []
+    for module, attr in (("torch", "dtype"), ("triton.language", "dtype")):
+        kind = getattr(sys.modules.get(module), attr, None)
+        if isinstance(kind, type):
+            kinds.append(kind)
+    return tuple(kinds)
+
+
+def _forbidden_reason(name: str, language: str) -> str | None:
+    if name.startswith("torch.utils.cpp_extension.load_inline"):
+        if language == "cuda" and name == "torch.utils.cpp_extension.load_inline":
+            return None
+        if language != "cuda":
+            return "load_inline builds CUDA code: submit with language='cuda'"
+    for prefix, reason in FORBIDDEN_NAMES.items():
+        if name == prefix or name.startswith(prefix + "."):
+            return reason
+    if name.startswith("torch.sym_"):
+        return SYMBOLIC
+    return None
+
+
+def _check_import_allowed(module: str, node: ast.AST) -> None:
+    top = module.split(".")[0]
+    if top not in ALLOWED_IMPORTS:
+        _fail(f"{where(node)}: importing `{module}` is not allowed; submissions may import "
+              f"{', '.join(sorted(ALLOWED_IMPORTS - {'__future__'}))}")
+
+
+def check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> None:
+    called = {id(n.func) for n in nodes(tree) if isinstance(n, ast.Call)}
+    inner = {id(n.value) for n in nodes(tree) if isinstance(n, ast.Attribute)}
+    # `type(x) is T` only: `==`, `in` & co. hand the class to a method the submission defines
+    compared = {id(x) for n in nodes(tree) if isinstance(n, ast.Compare)
+                and all(isinstance(op, (ast.Is, ast.IsNot)) for op in n.ops) for x in (n.left, *n.comparators)}
+    # `type(x).__name__` and `x.__class__.__name__` (messages, reprs) read only a name
+    named = {id(n.value) for n in nodes(tree)
+             if isinstance(n, ast.Attribute) and n.attr in ("__name__", "__qualname__")}
+    compared |= named
+    bound = bound_names(tree)
+    known = bound | set(aliases) | set(dir(builtins)) | {"__name__", "__file__", "__doc__"}
+    argless_calls = {id(n.func) for n in nodes(tree) if isinstance(n, ast.Call) and not n.args
+                     and not n.keywords}
+    own = own_accesses(tree, aliases)
+    plain_own = plain_class_accesses(tree, aliases, own)
+    misused = misused_class(tree, {id(n) for a in annotation_nodes(tree) for n in nodes(a)}, aliases)
+    if misused is not None:
+        _fail(f"{where(misused)}: `{getattr(misused, 'id', None) or misused.attr}` (a class of "
+              "yours, or one of its methods) may only be called, named as a base, tested with "
+              "isinstance/issubclass/super or `is`, iterated, indexed, or have its constants read: "
+              "a method read off its class (`Holder.get`), or the class under another name "
+              "(`K = Holder`), can be called with any object as `self`")
+    for node in nodes(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in known:
+            # e.g. what Triton's interpreter copies into a module's globals at the first launch
+            _fail(f"{where(node)}: `{node.id}` is not defined in your file; use only names you "
+                  "import or bind yourself")
+        if isinstance(node, ast.MatchClass):
+            _fail(f"{where(node)}: class patterns in `match` are not allowed: they read "
+                  f"attributes by name ({INTROSPECTION})")
+        text = constant_text(node)
+        if text is not None and (
+                text.startswith("__") and text.endswith("__") and text not in ALLOWED_DUNDER_TEXT
+                or text in FORBIDDEN_TEXT):
+            _fail(f"{where(node)}: the string {text!r} is not allowed: it names what the rules "
+                  f"refuse, for a lookup they cannot see ({INTROSPECTION})")
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr.endswith("__")
+                and node.attr not in ALLOWED_DUNDER_ATTRIBUTES
+                and not (node.attr == "__class__" and id(node) in named)):
+            # an allow-list: `__getstate__` of a module is its namespace, `__reduce__` of a method
+            # hands out getattr, and new ones appear with Python versions
+            _fail(f"{where(node)}: `.{node.attr}` is not allowed: special attributes other than "
+                  f"{', '.join(sorted(ALLOWED_DUNDER_ATTRIBUTES))} reach into objects' machinery "
+                  f"({INTROSPECTION})")
+        if isinstance(node, ast.Attribute):
+            attr = node.attr
+            if (attr.startswith("_") and not attr.startswith("__") and root(node) not in aliases
+                    and id(node) not in own and attr not in NAMEDTUPLE_API):
+                _fail(f"{where(node)}: `.{attr}` is not allowed: private attributes of objects "
+                      "other than your own are not an API for kernels (your own: `self._x` or "
+                      "`cls._x` in a method of your class, for an `_x` your code binds there)")
+            # on `self` too: `self.compile()` is torch.compile (nn.Module.compile)
+            if attr in SHADOWED_MODULES and not (root(node) == "os" and attr == "path"):
+                _fail(f"{where(node)}: `.{attr}` is not allowed: it names a module the rules "
+                      f"refuse ({INTROSPECTION})")
+            if (attr in FORBIDDEN_BUILTINS and attr not in REBINDABLE_BUILTINS
+                    and not (attr == "eval" and id(node) in argless_calls)):  # nn.Module.eval()
+                _fail(f"{where(node)}: `.{attr}` is not allowed: {FORBIDDEN_BUILTINS[attr]}")
+        if (isinstance(node, ast.Name) and node.id in FORBIDDEN_BUILTINS and node.id not in aliases
+                and (node.id not in bound or node.id not in REBINDABLE_BUILTINS)):
+            # any reference, not only a call: `run = exec; run(src)` is exec
+            _fail(f"{where(node)}: `{node.id}` is not allowed: {FORBIDDEN_BUILTINS[node.id]}")
+        if (isinstance(node, ast.Name) and node.id in ("getattr", "setattr", "delattr", "type")
+                and node.id not in aliases and id(node) not in called):
+            _fail(f"{where(node)}: `{node.id}` may only be called directly (an alias would hide "
+                  f"what it reads): {INTROSPECTION}")
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and any(
+                clock in node.value.lower() for clock in GPU_CLOCK_TEXT):
+            _fail(f"{where(node)}: reading the GPU's clock registers is not allowed: {CLOCKS_REASON}")
+        if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and node.value.strip().lstrip("<>=|").lower().startswith(DATETIME_DTYPES)):
+            _fail(f"{where(node)}: numpy's date and time dtypes are not allowed "
+                  f"(`np.array('now', dtype='M8[s]')` reads the clock): {CLOCKS_REASON}")
+        if isinstance(node, ast.Call) and (dotted(node.func, aliases) or "").endswith("inline_asm_elementwise"):
+            asm = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "asm"), None)
+            if not (isinstance(asm, ast.Constant) and isinstance(asm.value, str)):
+                _fail(f"{where(node)}: inline assembly must be a single string literal, so it can be "
+                      "reviewed")
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                _reject_name(a.name, language, node)
+                _check_import_allowed(a.name, node)
+        elif isinstance(node, ast.ImportFrom):
+            if any(a.name == "*" for a in node.names):
+                _fail(f"{where(node)}: `from {node.module} import *` is not allowed: it binds names "
+                      "no rule can read (a kernel's constants, builtins); import what you use")
+            if node.level:
+                _fail(f"{where(node)}: relative imports are not allowed in a single-file submission")
+            for a in node.names:
+                _reject_name(f"{node.module}.{a.name}", language, node)
+                if forbidden_attribute(a.name):  # under an alias no Name rule would match
+                    _fail(f"{where(node)}: importing `{a.name}` is not allowed: "
+                          f"{forbidden_attribute(a.name)}")
+            _check_import_allowed(node.module or "", node)
+        elif isinstance(node, ast.keyword) and node.arg == "pin_memory":
+            _fail(f"{where(node.value)}: `pin_memory=` is not allowed: {SHARED_MEMORY}")
+        elif isinstance(node, (ast.Attribute, ast.Name)):
+            if isinstance(node, ast.Name) and forbidden_attribute(node.id):  # __builtins__ etc.
+                _fail(f"{where(node)}: `{node.id}` is not allowed: {forbidden_attribute(node.id)}")
+            if (isinstance(node, ast.Attribute) and forbidden_attribute(node.attr)
+                    and not (node.attr == "__class__" and id(node) in named)
+                    # `self.buffer` that the file's own methods set, in a class built only on
+                    # nn.Module: nothing inherited answers to that name, only what it stored
+                    and not (node.attr in OWN_NAMES_ALLOWED and id(node) in plain_own)):
+                _fail(f"{where(node)}: `.{node.attr}` is not allowed: {forbidden_attribute(node.attr)}")
+            # Whole chains only (`a.b.c`, not also `a.b`): a forbidden prefix still matches, and a
+            # few exact names below a forbidden prefix can be allowed.
+            if root(node) in aliases and id(node) not in inner:  # local names that shadow modules are fine
+                _reject_name(dotted(node, aliases) or "", language, node)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and isinstance(
+                node.func.func, ast.Name) and node.func.func.id == "type":
+            _fail(f"{where(node)}: calling `type(...)(...)` is not allowed: {INTROSPECTION}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type"
+              and "type" not in aliases and id(node) not in compared):
+            # `S = type(torch.cuda.current_stream())` is torch.cuda.Stream under a name no rule
+            # follows; comparing types (`type(x) is T`) is all a kernel needs.
+            _fail(f"{where(node)}: `type(...)` may only be compared with `is` (`type(x) is T`), not "
+                  f"bound, passed, called or compared with operators a class can define: {INTROSPECTION}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            reason = FORBIDDEN_BUILTINS.get(node.func.id)
+            if reason and node.func.id not in aliases:
+                _fail(f"{where(node)}: `{node.func.id}(...)` is not allowed: {reason}")
+            if node.func.id in ("getattr", "setattr", "delattr", "hasattr") and node.func.id not in aliases:
+                _check_dynamic_attribute(node)
+            if literal_getattr(node) and root(node) in aliases:  # getattr(torch, "compile")
+                _reject_name(dotted(node, aliases) or "", language, node)
+            if node.func.id in ("setattr", "delattr") and node.args and isinstance(node.args[0], ast.Call):
+                _fail(f"{where(node)}: `{node.func.id}` on a computed object (`type(x)`, `f()`) is "
+                      "not allowed (monkeypatching)")
+            if node.func.id in ("setattr", "delattr") and node.args:
+                target = dotted(node.args[0], aliases) or ""
+                if target.split(".")[0] in PROTECTED_ROOTS:
+                    _fail(f"{where(node)}: modifying `{target}` is not allowed (monkeypatching)")
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Subscript) and root(t.value) in aliases:
+                    _fail(f"{where(node)}: assigning into `{dotted(t.value, aliases)}[...]` is not "
+                          "allowed: objects of imported modules are read-only"
+                          + (" (for CUDA architectures, pass load_inline "
+                             "`extra_cuda_cflags=[\"-arch=sm_90\"]` instead of TORCH_CUDA_ARCH_LIST)"
+                             if "environ" in (dotted(t.value, aliases) or "") else ""))
+                if isinstance(t, ast.Attribute) and root(t) is None:
+                    _fail(f"{where(node)}: assigning an attribute of a computed object "
+                          "(`type(x).attr = ...`, `f().attr = ...`) is not allowed (monkeypatching)")
+                if isinstance(t, ast.Attribute) and t.attr.startswith("_") and id(t) not in own:
+                    _fail(f"{where(node)}: assigning the private attribute `.{t.attr}` of another "
+                          "object is not allowed (monkeypatching)")
+                if isinstance(t, ast.Attribute) and t.attr.startswith("__") and t.attr.endswith("__"):
+                    _fail(f"{where(node)}: assigning `.{t.attr}` is not allowed: replacing special "
+                          "methods changes how the evaluator's own code behaves")
+                name = dotted(t, aliases) if isinstance(t, ast.Attribute) else None
+                if name and (name.split(".")[0] in PROTECTED_ROOTS or root(t) in aliases):
+                    _fail(f"{where(node)}: assigning `{name}` is not allowed (monkeypatching)")
+
+
+def _chain(name: str, load: bool = True, classes: bool = True):
+    """(attribute, object) for each step of `a.b.c`, through module (and class) namespaces,
+    never a module's __getattr__; a submodule not loaded yet is loaded first (`numpy.ma`) when
+    `load`, so what it holds is seen. Stops where the chain cannot be followed."""
+    parts = name.split(".")
+    value = sys.modules.get(parts[0])
+    kinds = (types.ModuleType, type) if classes else types.ModuleType
+    for part in parts[1:]:
+        if not isinstance(value, kinds):
+            return
+        found = vars(value).get(part)
+        if found is None and load and isinstance(value, types.ModuleType):
+            found = _submodule(value, part)
+        if found is None:
+            return
+        value = found
+        yield part, value
+
+
+def _reaches_shadowed_module(name: str) -> str | None:
+    """Walk `a.b.c` through the modules already loaded: any step onto `sys`, `builtins` & co.,
+    or onto any module a submission could not import (`triton.language.extra.pkgutil`,
+    `torch.cuda.tunable.mp`, `triton.compiler.compiler.time`), whatever the attribute is called
+    there (`enum.bltns`, `collections._sys`)."""
+    for i, (part, value) in enumerate(_chain(name, classes=False), start=1):
+        if not isinstance(value, types.ModuleType) or (i == 1 and name.startswith("os.") and part == "path"):
+            continue
+        if value.__name__ in SHADOWED_MODULES or value.__name__.split(".")[0] not in ALLOWED_IMPORTS:
+            return value.__name__
+    return None
+
+
+def _resolve(name: str, load: bool = True):
+    """The object `a.b.c` names (see `_chain`); None when it cannot be followed."""
+    steps = list(_chain(name, load))
+    if len(steps) != name.count("."):
+        return None
+    return steps[-1][1] if steps else sys.modules.get(name)
+
+
+def _submodule(module: types.ModuleType, part: str):
+    """`module.part` when it is a submodule a submission could import, loading it if needed."""
+    name = f"{module.__name__}.{part}"
+    if name.split(".")[0] not in ALLOWED_IMPORTS or part.startswith("_"):
+        return None
+    try:
+        if name not in sys.modules and importlib.util.find_spec(name) is None:
+            return None
+        return importlib.import_module(name)
+    except Exception:  # noqa: BLE001 - a module that fails to import holds nothing reachable
+        return None
+
+
+_forbidden_objects: dict[int, tuple[object, str]] = {}
+
+
+def _forbidden_object_reason(name: str) -> str | None:
+    """A forbidden class or function under another name (`torch.mtia.Stream` is `torch.Stream`,
+    `torch.mtia.Event` is `torch.Event`), or a subclass of a forbidden class."""
+    if not _forbidden_objects:
+        for forbidden, reason in FORBIDDEN_NAMES.items():
+            obj = _resolve(forbidden, load=False)  # what is not loaded cannot be aliased yet
+            if obj is not None and not isinstance(obj, types.ModuleType):
+                _forbidden_objects[id(obj)] = (obj, reason)
+    obj = _resolve(name)
+    if obj is None or isinstance(obj, types.ModuleType):
+        return None
+    if id(obj) in _forbidden_objects and _forbidden_objects[id(obj)][0] is obj:
+        return _forbidden_objects[id(obj)][1]
+    if isinstance(obj, type):
+        for other, reason in _forbidden_objects.values():
+            if isinstance(other, type) and issubclass(obj, other):
+                return reason
+    return None
+
+
+def _reject_name(name: str, language: str, node: ast.AST) -> None:
+    if name in ALLOWED_NAMES:
+        return
+    if name.startswith("os.environ.") and name not in ENVIRON_READS:
+        _fail(f"{where(node)}: `{name}` is not allowed: the environment is read-only (it steers "
+              "torch and Triton in this and later evaluations)")
+    parts = name.split(".")
+    reached = _reaches_shadowed_module(name)
+    if reached:
+        _fail(f"{where(node)}: `{name}` is not allowed: it is the module `{reached}`, reached "
+              f"through another module ({INTROSPECTION})")
+    if any(p.startswith("_") and not (p.startswith("__") and p.endswith("__")) for p in parts[1:]):
+        _fail(f"{where(node)}: `{name}` is not allowed: private parts of modules are not an API "
+              "for kernels")
+    if parts[0] == "torch" and any(p.startswith("register_module_") for p in parts):
+        _fail(f"{where(node)}: `{name}` is not allowed: global module hooks would run on the "
+              "reference model too")
+    if any(p in SHADOWED_MODULES for p in parts[1:]) and not name.startswith("os.path."):
+        _fail(f"{where(node)}: `{name}` is not allowed: it reaches a module through another "
+              f"module's attributes ({INTROSPECTION})")
+    if name.startswith("os.path.") and any(p in SHADOWED_MODULES for p in parts[2:]):
+        _fail(f"{where(node)}: `{name}` is not allowed: it reaches a module through another "
+              f"module's attributes ({INTROSPECTION})")
+    if parts[0] in PRIVATE_ROOTS and any(p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
+                                         for p in parts[1:]):
+        _fail(f"{where(node)}: `{name}` is not allowed: private parts of torch and triton are "
+              "the evaluator's machinery, not an API for kernels")
+    head = ".".join(name.split(".")[:2])
+    if (name.split(".")[0] == "os" and head not in OS_ALLOWED) or (
+            name.split(".")[0] == "sys" and head not in SYS_ALLOWED):
+        _fail(f"{where(node)}: `{name}` is not allowed: {FILES}")
+    canonical = _canonical(name)
+    defined = _defined_name(name)
+    reason = (_forbidden_reason(name, language) or _forbidden_reason(canonical, language)
+              or _forbidden_object_reason(name))
+    if not reason and defined:
+        reason, canonical = _forbidden_reason(defined, language), defined
+    if reason:
+        also = "" if canonical == name else f" (it is `{canonical}`)"
+        _fail(f"{where(node)}: `{name}`{also} is not allowed: {reason}")
+
+
+def _defined_name(name: str) -> str | None:
+    """Where the function or class `a.b.c` names was defined (`module.qualname`): a module may
+    re-export what a forbidden one defines (`triton.backends.nvidia.driver.compile_module_from_src`
+    is `triton.runtime.build`'s, which builds and loads native code). Triton's top-level names
+    (`triton.jit`, `triton.autotune`: defined in `triton.runtime`) are its public API."""
+    parts = name.split(".")
+    if parts[0] == "triton" and len(parts) == 2:
+        return None
+    obj = _resolve(name)
+    if isinstance(obj, types.ModuleType) or not callable(obj):
+        return None
+    module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+    if not (isinstance(module, str) and isinstance(qualname, str)) or module.startswith(NATIVE_TORCH):
+        return None
+    if module == "builtins" and isinstance(obj, type):  # `typing.Text` is str
+        return None
+    return f"{module}.{qualname}"
+
+
+def _canonical(name: str) -> str:
+    """`a.b.c` named from the last module it passes through, by that module's own name: a module
+    one of torch's modules imported (`torch.nn.functional.torch.library.impl`) is the module it
+    is (`torch.library.impl`), whatever the path to it."""
+    parts = name.split(".")
+    canonical = name
+    for i, (_, value) in enumerate(_chain(name, classes=False), start=1):
+        if isinstance(value, types.ModuleType):
+            canonical = ".".join([value.__name__] + parts[i + 1:])
+    return canonical
+
+
+def certainly_int(expr: ast.AST, rebound: set[str]) -> bool:
+    """An int literal, the builtins `int(...)` or `len(...)` (names the file does not rebind), or
+    arithmetic of those: a size, never an array (`int(array)` is a Python int or an error)."""
+    if isinstance(expr, ast.Constant):
+        return type(expr.value) is int
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+        return expr.func.id in ("int", "len") and expr.func.id not in rebound
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+        return certainly_int(expr.left, rebound) and certainly_int(expr.right, rebound)
+    return False
+
+
+def type_use(node, parents: dict, aliases: dict[str, str]) -> bool:
+    """`isinstance(x, torch.Tensor)`, `(torch.Tensor, int)` there, `t is torch.Tensor`,
+    `torch.Tensor.dim`, `T = torch.Tensor`, and the type inside typing constructs: generics
+    (`Tuple[torch.Tensor, ...]`, `Callable[[torch.Tensor], None]`), unions (`torch.Tensor | None`,
+    also as an alias or in a type test), `typing.cast(torch.Tensor, y)`, `TypeVar(bound=...)`.
+    Not a tuple or list that code indexes (`(torch.FloatTensor,)[0](array)`)."""
+    parent = parents.get(id(node))
+    if type_test(node, parent, parents.get(id(parent))):
+        return True
+    if isinstance(parent, ast.Attribute):
+        return parent.attr != "new"
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        return True  # `T = torch.Tensor`: an alias, whose uses are judged as the original's
+    inner, outer, unions_only = node, parent, True
+    while isinstance(outer, (ast.Tuple, ast.List)) or (isinstance(outer, ast.BinOp) and isinstance(outer.op, ast.BitOr)):
+        unions_only = unions_only and isinstance(outer, ast.BinOp)
+        inner, outer = outer, parents.get(id(outer))
+    if isinstance(outer, ast.Subscript) and outer.slice is inner:
+        return ((dotted(outer.value, aliases) or "").startswith("typing.")
+                or (isinstance(outer.value, ast.Name) and outer.value.id in ("tuple", "list", "dict", "type")))
+    if isinstance(outer, ast.Call):
+        func = dotted(outer.func, aliases) or ""
+        if func == "typing.cast":
+            return bool(outer.args) and outer.args[0] is inner
+        return (isinstance(outer.func, ast.Name) and outer.func.id in ("isinstance", "issubclass")
+                and len(outer.args) == 2 and outer.args[1] is inner)
+    if isinstance(outer, ast.keyword) and outer.arg == "bound":
+        call = parents.get(id(outer))
+        return isinstance(call, ast.Call) and dotted(call.func, aliases) == "typing.TypeVar"
+    # `X = torch.Tensor | None`: a union cannot be called, nor indexed (its members come back
+    # only through `typing.get_args` or `__args__`, which are refused)
+    return (inner is not node and unions_only and isinstance(outer, ast.Assign)
+            and len(outer.targets) == 1 and isinstance(outer.targets[0], ast.Name))
+
+
+def _check_dynamic_attribute(node: ast.Call) -> None:
+    """getattr & co. may name only public attributes, as literals: computed or private names
+    are how static rules get routed around (getattr(torch, '_' + 'C')). On `self` too, an
+    f-string with a computed suffix stays refused: `self` is only a name, and `f"g{x}"` reaches `gi_frame`
+    on a generator (use nn.ModuleList for numbered layers)."""
+    name = node.args[1] if len(node.args) > 1 else None
+    if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and not name.value.startswith("_")):
+        _fail(f"{where(node)}: `{node.func.id}` needs a literal, public attribute name "
+              "(no computed or underscore names)")
+    if (forbidden_attribute(name.value) or name.value in FORBIDDEN_BUILTINS or name.value in RUNNERS
+            or name.value in SHADOWED_MODULES):  # getattr(a_module, "sys") is `.sys`
+        _fail(f"{where(node)}: `{node.func.id}(..., {name.value!r})` is not allowed: {INTROSPECTION}")
+
+
+def annotation_nodes(tree: ast.Module):
+    for node in nodes(tree):
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            yield node.annotation
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
+            yield node.returns
+        elif isinstance(node, ast.AnnAssign):
+            yield node.annotation
+
+
+_TYPE_TEXT_NODES = (ast.Expression, ast.Name, ast.Attribute, ast.Subscript, ast.Tuple, ast.List,
+                    ast.Load, ast.BinOp, ast.BitOr, ast.Constant)
+
+
+def plain_type_text(text: str) -> bool:
+    """`"torch.Tensor"`, `"Optional[Tuple[int, int]]"`, `"int | None"`: names, dots,
+    subscripts and `|` only, public names only; nothing that runs when evaluated."""
+    if len(text) > 500:
+        return False
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, UnicodeError, RecursionError, MemoryError):
+        return False
+    return all(isinstance(n, _TYPE_TEXT_NODES) for n in nodes(tree)) and not any(
+        (isinstance(n, ast.Name) and n.id.startswith("_")) or (isinstance(n, ast.Attribute) and n.attr.startswith("_"))
+        or (isinstance(n, ast.Constant) and not (n.value is None or isinstance(n.value, (int, str))))
+        for n in nodes(tree))

@@ -1,0 +1,464 @@
+"""What a submission may name, and why the rest is refused: the static check's tables (data, not
+branches), matched against dotted names with import aliases resolved (name_rules.py)."""
+
+from __future__ import annotations
+
+import ast
+
+from .cuda_sources import CLOCKS_REASON, PROFILER_REASON, STREAMS_REASON
+
+
+_GENERATED = "generated code is not a hand-written kernel; write the kernel yourself"
+
+
+_DISPATCH = "reaching into PyTorch's dispatcher, custom ops or modes can hide work from the guard"
+
+
+_GRAPHS = "CUDA graphs replay work the dispatch guard cannot see"
+
+
+_CONCURRENCY = "threads, processes and native calls run work the dispatch guard cannot see"
+
+
+_ARRAYS = "other array libraries compute outside your kernel"
+
+
+INTROSPECTION = "introspection can reach into the evaluator"
+
+
+
+
+_LIBRARY = "library kernels are not your kernel; write it yourself"
+
+
+_EVALUATOR = "the evaluator and the task's reference are not yours to import"
+
+
+FILES = ("submissions may not touch files, descriptors, sockets or processes (of os and sys only "
+          "environ, getenv, path, cpu_count, getpid, exit, stdout and stderr are available)")
+
+
+# The only `os` names a kernel file has a use for; everything else in `os` is refused (it reaches
+# descriptors, files and processes).
+OS_ALLOWED = {"os", "os.environ", "os.getenv", "os.path", "os.cpu_count", "os.getpid", "os._exit"}
+
+
+SYS_ALLOWED = {"sys", "sys.exit", "sys.maxsize", "sys.version_info", "sys.platform", "sys.stdout",
+               "sys.stderr", "sys.float_info"}
+
+
+# Dotted-name prefix -> why it is forbidden. Matched against resolved names (aliases followed).
+FORBIDDEN_NAMES = {
+    # tensor memory exits named as values (`map(torch.Tensor.numpy, ...)`): a library frame
+    # calls them for the submission
+    **dict.fromkeys(("torch.Tensor.numpy", "torch.Tensor.__array__", "torch.Tensor.data_ptr",
+                     "torch.Tensor.untyped_storage", "torch.Tensor.storage"),
+                    "views of tensor memory let host code compute what a kernel should"),
+    "torch.compile": _GENERATED,
+    "torch._dynamo": _GENERATED,
+    "torch._inductor": _GENERATED,
+    "torch.jit": _GENERATED,
+    "torch.fx": _GENERATED,
+    "torch.export": _GENERATED,
+    "torch._C": _DISPATCH,
+    "torch._ops": _DISPATCH,
+    "torch.ops": _DISPATCH,
+    "torch.library": _DISPATCH,
+    "torch.overrides": _DISPATCH,
+    "torch.utils._python_dispatch": _DISPATCH,
+    "torch._subclasses": _DISPATCH,
+    "torch.utils.dlpack": _ARRAYS,
+    "torch._tensor_str": INTROSPECTION,
+    "torch.cuda.graph": _GRAPHS,
+    "torch.cuda.graphs": _GRAPHS,
+    "torch.cuda.CUDAGraph": _GRAPHS,
+    "torch.cuda.make_graphed_callables": _GRAPHS,
+    "torch.utils.cpp_extension.load": "build CUDA sources inline with load_inline",
+    "torch.utils.cpp_extension.load_inline.__wrapped__": INTROSPECTION,
+    "ctypes": _CONCURRENCY,
+    "cffi": _CONCURRENCY,
+    "subprocess": _CONCURRENCY,
+    "multiprocessing": _CONCURRENCY,
+    "torch.multiprocessing": _CONCURRENCY,
+    "torch.distributed": _CONCURRENCY,
+    "torch.utils.data": _CONCURRENCY,
+    "threading": _CONCURRENCY,
+    "_thread": _CONCURRENCY,
+    "concurrent": _CONCURRENCY,
+    "asyncio": _CONCURRENCY,
+    "signal": _CONCURRENCY,
+    "pty": _CONCURRENCY,
+    "cupy": _ARRAYS,
+    "numba": _ARRAYS,
+    "jax": _ARRAYS,
+    "tensorflow": _ARRAYS,
+    "pycuda": _ARRAYS,
+    "cuda": _ARRAYS,
+    "scipy": _ARRAYS,
+    "importlib": INTROSPECTION,
+    "builtins": INTROSPECTION,
+    "gc": INTROSPECTION,
+    "inspect": INTROSPECTION,
+    "sys.modules": INTROSPECTION,
+    "sys._getframe": INTROSPECTION,
+    "sys.settrace": INTROSPECTION,
+    "sys.setprofile": INTROSPECTION,
+    "pickle": INTROSPECTION,
+    "server": _EVALUATOR,
+    "kernel_env": _EVALUATOR,
+    "kernel_env_reference": _EVALUATOR,
+    "submission": _EVALUATOR,
+    "__main__": _EVALUATOR,
+    "io": FILES,
+    "pathlib": FILES,
+    "shutil": FILES,
+    "tempfile": FILES,
+    "fcntl": FILES,
+    "mmap": FILES,
+    "socket": FILES,
+    "select": FILES,
+    "logging": _CONCURRENCY,
+    "queue": _CONCURRENCY,
+    "sched": _CONCURRENCY,
+    "socketserver": _CONCURRENCY,
+    "weakref": INTROSPECTION,
+    "atexit": INTROSPECTION,
+    "torch.cuda.cudart": _DISPATCH,
+    "operator.attrgetter": INTROSPECTION,
+    "operator.methodcaller": INTROSPECTION,
+    "torch.Event": CLOCKS_REASON,
+    "torch.cuda.streams.Event": CLOCKS_REASON,
+    "torch.cuda.Stream": STREAMS_REASON,
+    "torch.cuda.stream": STREAMS_REASON,
+    "torch.cuda.streams": STREAMS_REASON,
+    "torch.cuda.set_stream": STREAMS_REASON,
+    "torch.cuda.ExternalStream": STREAMS_REASON,
+    "torch.cuda.StreamContext": STREAMS_REASON,
+    "torch.Stream": STREAMS_REASON,
+    "torch.accelerator.set_stream": STREAMS_REASON,
+    "torch.compiler": "generated kernels are not your own",
+    "torch.nn.Module.compile": "generated kernels are not your own",
+    "torch.get_device_module": "it returns torch.cuda under a name the static check cannot follow; "
+                               "use torch.cuda directly",
+    "torch.utils.collect_env": _CONCURRENCY,
+    "torch.cpu.Stream": STREAMS_REASON,
+    "torch.cpu.stream": STREAMS_REASON,
+    "torch.xpu": STREAMS_REASON,
+    "torch.mtia": STREAMS_REASON,
+    "torch.mps": STREAMS_REASON,
+    "triton.runtime": INTROSPECTION,
+    "types": INTROSPECTION,
+    "typing.get_type_hints": "it evaluates annotation strings the static check cannot read",
+    "typing.get_args": "it hands back the types a generic or union names, a legacy tensor "
+                       "constructor among them (`get_args(Tuple[torch.FloatTensor])[0](array)`)",
+    "typing.ForwardRef": "it evaluates annotation strings the static check cannot read",
+    "functools.singledispatch": "it evaluates annotation strings the static check cannot read",
+    "functools.singledispatchmethod": "it evaluates annotation strings the static check cannot read",
+    "numpy.load": FILES, "numpy.save": FILES, "numpy.savez": FILES, "numpy.savez_compressed": FILES,
+    "numpy.savetxt": FILES, "numpy.loadtxt": FILES, "numpy.genfromtxt": FILES, "numpy.fromfile": FILES,
+    "numpy.memmap": FILES, "numpy.ctypeslib": _CONCURRENCY, "numpy.f2py": _CONCURRENCY,
+    "numpy.testing": INTROSPECTION, "numpy.lib": FILES, "numpy.distutils": _CONCURRENCY,
+    "torch.load": FILES, "torch.save": FILES, "torch.hub": FILES, "torch.package": FILES,
+    "torch.serialization": FILES, "torch.classes": _DISPATCH, "torch.from_file": FILES,
+    "torch.utils.weak": "weak-reference callbacks run after the guard has exited",
+    "torch.utils.hooks": "hooks run code the evaluator does not call",
+    "torch.autograd.graph": "hooks run code the evaluator does not call",
+    "time": CLOCKS_REASON,
+    "datetime": CLOCKS_REASON,
+    "timeit": CLOCKS_REASON,
+    "triton.testing": CLOCKS_REASON,
+    "torch.cuda.Event": CLOCKS_REASON,
+    "torch.utils.benchmark": CLOCKS_REASON,
+    "torch.profiler": PROFILER_REASON,
+    "torch.autograd.profiler": PROFILER_REASON,
+    "torch.autograd.profiler_util": PROFILER_REASON,
+    "torch.autograd.profiler_legacy": PROFILER_REASON,  # its events' timestamps are a clock
+    "torch.cuda.profiler": PROFILER_REASON,
+    # torch modules whose functions read the host clock: a kernel that spins longer when its
+    # data says so, timed from forward, hands that data to host code (red-team pass 24).
+    # Every other torch and Triton module importing time, datetime or timeit is refused already.
+    "torch.utils.jit": CLOCKS_REASON,  # log_extract.time_cpu: perf_counter around a call
+    "torch.utils.tensorboard": CLOCKS_REASON,  # SummaryWriter: wall-clock stamps, files
+    "numpy.datetime64": CLOCKS_REASON,  # np.datetime64("now"): a clock of whole seconds
+    "numpy.timedelta64": CLOCKS_REASON,
+    "marshal": INTROSPECTION,
+    "triton.ops": _LIBRARY,
+    "triton.kernels": _LIBRARY,
+    "triton_kernels": _LIBRARY,
+    "triton.runtime.interpreter": INTROSPECTION,
+    # Triton's drivers and compilers: they build and load native modules from source strings
+    "triton.backends": _CONCURRENCY,
+    # Triton's settings (`knobs.setenv`, launch hooks) and its profiler (it takes CUPTI)
+    "triton.knobs": INTROSPECTION, "triton.profiler": PROFILER_REASON,
+    "triton.JITFunction": INTROSPECTION,
+    # Triton's compiler's own objects and entry points (`AsmDict`, a dict subclass, carried a
+    # Python function into a kernel body); kernels are compiled by launching them
+    "triton.compiler": INTROSPECTION, "triton.compile": INTROSPECTION,
+    # a C++ thread pool running a Python module: threads the guard is not entered on
+    "torch.utils.throughput_benchmark": _CONCURRENCY,
+    # torch._C's, public at torch's top level: switches off __torch_function__ handling (the cpu
+    # evaluator's escape check among it)
+    "torch.DisableTorchFunction": _DISPATCH, "torch.DisableTorchFunctionSubclass": _DISPATCH,
+    # torch's top-level re-exports of the dispatcher's key sets: excluding the Python key hides
+    # every operation from the dispatch guard (red-team pass 20: torch.relu ran unseen)
+    "torch.ExcludeDispatchKeyGuard": _DISPATCH, "torch.DispatchKeySet": _DISPATCH,
+    "torch.DispatchKey": _DISPATCH,
+    "torch.utils.file_baton": FILES,
+    "numpy.ma.dump": FILES, "numpy.ma.load": FILES, "numpy.rec.fromfile": FILES,
+    "numpy.fromregex": FILES,
+    "flash_attn": _LIBRARY,
+    "xformers": _LIBRARY,
+    "apex": _LIBRARY,
+    "liger_kernel": _LIBRARY,
+    "torchao": _LIBRARY,
+    "transformer_engine": _LIBRARY,
+}
+
+
+# Names that run code or programs, on whatever object getattr reads them from.
+RUNNERS = {"system", "popen", "fork", "forkpty", "spawnv", "spawnl", "execv", "execve", "execl",
+           "run", "call", "check_output", "Popen", "load_library", "CDLL", "dlopen"}
+
+
+FORBIDDEN_BUILTINS = {
+    "exec": INTROSPECTION,
+    "eval": INTROSPECTION,
+    "compile": INTROSPECTION,
+    "__import__": INTROSPECTION,
+    "globals": INTROSPECTION,
+    "locals": INTROSPECTION,
+    "dir": INTROSPECTION,
+    "memoryview": "submissions may not read tensor memory on the host",
+    "vars": INTROSPECTION,
+    "open": "submissions may not read or write files",
+    "breakpoint": INTROSPECTION,
+    "input": "submissions may not read input",
+}
+
+
+# Common parameter and variable names: a file that binds them means its own value.
+REBINDABLE_BUILTINS = {"input", "dir"}
+
+
+# Special attributes a kernel may read (on anything): names, docs, versions, super().__init__.
+ALLOWED_DUNDER_ATTRIBUTES = {"__init__", "__name__", "__qualname__", "__doc__", "__module__",
+                             "__version__", "__call__"}
+
+
+ALLOWED_DUNDER_TEXT = {"__main__"}  # `if __name__ == "__main__":`
+
+
+def constant_text(node: ast.AST) -> str | None:
+    """A string the file spells out, folded: literals, `+` of literals, f-strings and
+    `"".join([...])` of literals, so `"__built" + "ins__"` reads as `"__builtins__"`."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = constant_text(node.left), constant_text(node.right)
+        return left + right if left is not None and right is not None else None
+    if isinstance(node, ast.JoinedStr):
+        parts = [constant_text(v) for v in node.values]
+        return "".join(parts) if all(p is not None for p in parts) else None
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
+            and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple))):
+        sep = constant_text(node.func.value)
+        parts = [constant_text(e) for e in node.args[0].elts]
+        return sep.join(parts) if sep is not None and all(p is not None for p in parts) else None
+    return None
+
+
+FORBIDDEN_ATTRIBUTES = {
+    name: INTROSPECTION
+    for name in (
+        "__subclasses__", "__globals__", "__builtins__", "__code__", "__closure__", "__dict__",
+        "__import__", "__loader__", "__spec__", "__setattr__", "__delattr__", "f_back", "f_globals", "f_locals", "f_builtins",
+        "tb_frame", "gi_frame", "cr_frame", "ag_frame", "__torch_function__", "__torch_dispatch__",
+        "__dlpack__", "__cuda_array_interface__", "__array_interface__", "__class__", "__del__",
+        "__reduce_ex__", "__getattribute__", "__stdout__", "__stderr__", "__stdin__", "buffer",
+        "raw", "fileno", "_stream", "as_subclass", "_make_subclass", "_make_wrapper_subclass",
+        # a built-in function's __self__ is its module (len.__self__ is builtins); the others
+        # walk from a function or class to what defines it
+        "__self__", "__objclass__", "__func__", "__wrapped__", "__mro__", "__bases__", "__base__",
+        "mro",
+        # a function's defaults, changed in place, change what every caller gets (the reference)
+        "__defaults__", "__kwdefaults__",
+        # the types a generic or union names (`typing.get_args` too): a legacy constructor among them
+        "__args__",
+        # a @triton.jit function's view of its module's globals (builtins included)
+        "get_capture_scope", "used_global_vals",
+    )
+}
+
+
+# Files written or read through a value's method (`ndarray.dump` pickles to a path)
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("tofile", "from_file", "dump"), FILES))
+
+
+# The dispatcher's key sets under any name or owner (`torch.ExcludeDispatchKeyGuard`,
+# `torch._C.DispatchKeySet`): excluding the Python key hides every operation from the guard.
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(
+    ("ExcludeDispatchKeyGuard", "DispatchKeySet", "DispatchKey", "_ExcludeDispatchKeyGuard",
+     "_IncludeDispatchKeyGuard", "_ForceDispatchKeyGuard", "_PreserveDispatchKeyGuard"),
+    "the dispatcher's key sets decide which checks see an operation: excluding the Python key "
+    "hides torch's operations from the dispatch guard"))
+
+
+# Memory that host code reads without torch: a tensor over a numpy array or a Python buffer, or
+# pinned host memory (device kernels reach it), made where no guard runs (import, __init__),
+# then filled by a kernel in forward and computed on by numpy, Python or host-side torch.
+SHARED_MEMORY = ("tensors sharing memory with numpy arrays, Python buffers or pinned host "
+                  "memory let host code compute what a kernel should; use torch.tensor (it "
+                  "copies) and device memory")
+
+
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(
+    ("from_numpy", "frombuffer", "from_dlpack", "as_tensor", "asarray", "pin_memory",
+     "cudaHostRegister", "share_memory_"), SHARED_MEMORY))
+
+
+# Printed text captured by the submission (or numpy's print formatter, called per element) hands
+# it values that no guard saw leave the kernel.
+# Triton's interpreter's own machinery: a rewritten function cached per kernel, its rewriter,
+# launch hooks, and a value's numpy array (`.handle.data`)
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(
+    ("rewritten_fn", "rewriter", "pre_run_hooks", "add_pre_run_hook", "handle"),
+    "Triton's interpreter's own machinery runs code no rule read; launch your kernels as "
+    "`kernel[grid](...)`"))
+
+
+# A raw view of memory: storages hand out addresses that numpy's interface dicts
+# (stride_tricks.DummyArray) map for host code; symbolic sizes run their Python methods inside
+# aten's kernels, past both guard modes.
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("DummyArray", "ctypeslib"), SHARED_MEMORY))
+
+
+SYMBOLIC = ("symbolic sizes call their Python methods from inside torch's kernels, where no "
+             "guard runs; use plain ints")
+
+
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("SymInt", "SymFloat", "SymBool", "SymNode"), SYMBOLIC))
+
+
+DATETIME_DTYPES = ("m8", "datetime64", "timedelta64")  # numpy dtype strings ("M8[s]" too)
+
+
+# Refused attribute names that are natural names of a model's own state (`self.buffer`, a scratch
+# tensor): allowed on `self` in classes built only on nn.Module when the file stores them.
+OWN_NAMES_ALLOWED = frozenset({"buffer", "raw", "handle"})
+
+
+def forbidden_attribute(name: str) -> str | None:
+    """Why an attribute (or imported) name is refused: FORBIDDEN_ATTRIBUTES and every torch
+    storage class (`UntypedStorage`, `FloatStorage`, ...). (torch's `sym_*` functions are
+    refused by their dotted name, in _forbidden_reason: `self.sym_table` is the file's own.)"""
+    if name in FORBIDDEN_ATTRIBUTES:
+        return FORBIDDEN_ATTRIBUTES[name]
+    if name.endswith("Storage") and name[:1].isupper():
+        return SHARED_MEMORY
+    return None
+
+
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(
+    ("redirect_stdout", "redirect_stderr", "printoptions", "set_printoptions",
+     "set_string_function"), "capturing printed output (or formatting it element by element) "
+    "hands values to host code; return results through tensors"))
+
+
+# Strings that name what only a namespace lookup could use (`ns["exec"]`); `eval`/`compile`/`open`
+# are common words, and running them is refused at run time (integrity.guard_submission_actions).
+FORBIDDEN_TEXT = {"exec", "globals", "locals", "vars", "breakpoint"} | {
+    name for name in FORBIDDEN_ATTRIBUTES if name.startswith(("f_", "tb_", "gi_", "cr_", "ag_"))}
+
+
+# Module roots whose attributes a submission may not assign (monkeypatching).
+PROTECTED_ROOTS = ("torch", "triton", "numpy", "math", "os", "sys")
+
+
+MAGIC_METHODS = {
+    "__torch_function__": _DISPATCH,
+    "__torch_dispatch__": _DISPATCH,
+    "__del__": "finalizers run after the guard has exited",
+    "__getattr__": INTROSPECTION,
+    "__getattribute__": INTROSPECTION,
+    "__array_function__": _ARRAYS,
+    "__array_ufunc__": _ARRAYS,
+    # class patterns and isinstance consult these: `case Any(B)` reads attributes by string
+    "__match_args__": INTROSPECTION,
+    "__subclasshook__": INTROSPECTION,
+    "__instancecheck__": INTROSPECTION,
+    "__subclasscheck__": INTROSPECTION,
+    # what an object claims to be (isinstance() reads `__class__`; a property there ran the
+    # submission's code wherever the evaluator asked), and descriptors, which run on attribute
+    # reads the evaluator makes
+    "__class__": INTROSPECTION, "__dict__": INTROSPECTION, "__mro_entries__": INTROSPECTION,
+    "__get__": INTROSPECTION, "__set__": INTROSPECTION, "__delete__": INTROSPECTION,
+}
+
+
+# torch calls these while it converts a value (a number inside `torch.tensor([...])`, an index,
+# a sequence's items), some of them with its dispatch checks off: code in them ran unguarded.
+_CONVERSION = ("torch calls it while converting a value, where no guard runs; pass plain "
+               "numbers, tuples, lists and tensors")
+
+
+MAGIC_METHODS.update(dict.fromkeys(
+    ("__float__", "__int__", "__index__", "__complex__", "__bool__", "__trunc__", "__floor__",
+     "__ceil__", "__round__", "__len__", "__length_hint__", "__getitem__", "__iter__", "__next__",
+     "__reversed__", "__contains__", "__array__", "__array_interface__", "__array_struct__",
+     "__array_priority__", "__array_wrap__", "__buffer__", "__release_buffer__", "__dlpack__",
+     "__dlpack_device__", "__cuda_array_interface__", "__fspath__"), _CONVERSION))
+
+
+JIT_DECORATORS = {"triton.jit"}
+
+
+WRAPPING_DECORATORS = {"triton.autotune", "triton.heuristics"}
+
+
+ALLOWED_MODEL_BASES = {"torch.nn.Module"}
+
+
+# What a submission may import at all: the standard library is too large to deny-list (debuggers,
+# profilers, consoles and name resolvers all run or fetch code from strings).
+ALLOWED_IMPORTS = {"torch", "triton", "math", "cmath", "numpy", "functools", "itertools", "operator",
+                   "typing", "dataclasses", "collections", "enum", "abc", "textwrap", "os", "sys", "__future__",
+                   "warnings", "contextlib", "random", "re", "numbers", "statistics"}
+
+
+PRIVATE_ROOTS = ("torch", "triton")
+
+
+# Exact names allowed below a forbidden prefix: harmless, and in Triton's and torch's own examples.
+ALLOWED_NAMES = {"triton.runtime.driver.active.get_active_torch_device", "torch._check",
+                 "torch._assert", "os._exit", "triton.runtime.driver",
+                 "triton.runtime.driver.active.utils.get_device_properties",
+                 "triton.runtime.driver.active.get_current_device",
+                 # Triton's tutorials' `is_cuda()`: the backend, architecture and warp size
+                 "triton.runtime.driver.active.get_current_target",
+                 # int-or-tuple normalisers of torch's conv modules, used by custom convolutions
+                 "torch.nn.modules.utils._single", "torch.nn.modules.utils._pair",
+                 "torch.nn.modules.utils._triple", "torch.nn.modules.utils._quadruple",
+                 # nn.Linear.reset_parameters' own helpers, copied into honest __init__s
+                 "torch.nn.init._calculate_fan_in_and_fan_out", "torch.nn.init._calculate_correct_fan"}
+
+
+# A named tuple's documented methods and fields, underscored only to stay clear of field names.
+NAMEDTUPLE_API = frozenset({"_replace", "_asdict", "_make", "_fields", "_field_defaults"})
+
+
+# Modules that other modules happen to import: `os.path.sys`, `torch.sys` reach them past the rules.
+SHADOWED_MODULES = {"sys", "os", "builtins", "importlib", "gc", "inspect", "subprocess", "ctypes",
+                    "threading", "types", "pickle", "marshal", "io", "shutil", "socket", "weakref"}
+
+
+ENVIRON_READS = {"os.environ", "os.environ.get", "os.environ.keys", "os.environ.items",
+                 "os.environ.values", "os.environ.copy"}
+
+
+# Where torch's natively implemented API says it was defined (`torch.nn.functional.linear` is
+# `torch._C._nn.linear`, `torch.Generator` is `torch._C.Generator`): judged by the name used, and
+# by the dispatch guard when it runs.
+NATIVE_TORCH = ("torch._C", "torch._ops")
+
+# In any string (inline PTX through tl.inline_asm_elementwise, for one): the GPU's own clocks.
+GPU_CLOCK_TEXT = ("globaltimer", "%clock")
