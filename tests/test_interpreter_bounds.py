@@ -144,3 +144,22 @@ def test_a_jit_function_with_closure_cells_is_no_kernel_argument():
     guard._files, guard.jit_names = {__file__}, {"combine_max"}
     assert _own_jit_function(interpreted(combine_max), guard)
     assert not _own_jit_function(interpreted(make(np.maximum)), guard)
+
+
+def ragged_kinds(bounds_ptr, out_ptr):
+    """Stores 1 where a loop index is a Triton value, 0 where it is a Python int."""
+    start = tl.load(bounds_ptr)
+    for b in range(start, start + 1):
+        tl.store(out_ptr, 1 if isinstance(b, tl.tensor) else 0)
+    for s in tl.static_range(2):
+        tl.store(out_ptr + 1 + s, 1 if isinstance(s, tl.tensor) else 0)
+
+
+def test_a_loop_index_is_a_triton_scalar_as_on_a_gpu():
+    """Red-team pass 34: over bounds read from memory the interpreter bound the index to the
+    loaded value as a Python int, on which host Python computed; compiled Triton binds a run-time
+    scalar (a tl.static_range index stays a compile-time number on both)."""
+    out = torch.full((3,), -1, dtype=torch.int32)
+    guard, error = launch(interpreted(ragged_kinds), (1,), torch.tensor([7], dtype=torch.int32), out)
+    assert error is None and guard.violation is None
+    assert out.tolist() == [1, 0, 0]

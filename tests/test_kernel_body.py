@@ -258,18 +258,28 @@ def test_kernels_defined_inside_functions_are_refused(module):
     ("f = lambda v: v\n    x = f(x)", "a lambda"),
     ("t = sum(v for v in (1, 2))", "a generator"),
     ("for i in range(4):\n        i = tl.load(x_ptr)\n        v = int(i)", "`int(...)` of a run-time value"),
-    ("BLOCK = tl.load(x_ptr)\n    v = int(BLOCK)", "`int(...)` of a run-time value"),
+    ("BLOCK = tl.load(x_ptr)\n    v = int(BLOCK)", "run-time value"),
     # red-team pass 33: a loop index, a lookup or a growing tuple holding the data as Python numbers
-    ("v = tl.load(x_ptr)\n    for b in tl.static_range(v, v + 1):\n        x = x + b", "`tl.static_range` whose bounds"),
-    ("v = tl.load(x_ptr)\n    for b in range(v, v + 1):\n        x = x + (0, 1)[b]", "an index read from memory"),
-    ("w = tl.load(x_ptr) + 1\n    for b in tl.range(0, w):\n        x = x + (0, 1)[b]", "an index read from memory"),
-    ("t = (0, 1, 2)[tl.load(x_ptr)]", "an index read from memory"),
-    ("v = helper(tl.load(x_ptr))\n    for b in range(v, v + 1):\n        x = x + (0, 1)[b]", "an index read from memory"),
+    ("v = tl.load(x_ptr)\n    for b in tl.static_range(v, v + 1):\n        x = x + b", "`tl.static_range` over bounds not known"),
+    ("v = tl.load(x_ptr)\n    for b in range(v, v + 1):\n        x = x + (0, 1)[b]", "an index not known at compile time"),
+    ("w = tl.load(x_ptr) + 1\n    for b in tl.range(0, w):\n        x = x + (0, 1)[b]", "an index not known at compile time"),
+    ("t = (0, 1, 2)[tl.load(x_ptr)]", "an index not known at compile time"),
+    ("v = helper(tl.load(x_ptr))\n    for b in range(v, v + 1):\n        x = x + (0, 1)[b]", "an index not known at compile time"),
     # a branch or a loop on a loaded value: what it assigns holds the value's bits
     ("v = tl.load(x_ptr)\n    if v & 1:\n        b = 1\n    else:\n        b = 0\n    x = x + (0, 1)[b]",
-     "an index read from memory"),
-    ("c = 0\n    for _ in range(0, tl.load(x_ptr)):\n        c += 1\n    x = x + (0, 1)[c]", "an index read from memory"),
-    ("c = 0\n    v = tl.load(x_ptr)\n    while c < v:\n        c += 1\n    x = x + (0, 1)[c]", "an index read from memory"),
+     "an index not known at compile time"),
+    ("c = 0\n    for _ in range(0, tl.load(x_ptr)):\n        c += 1\n    x = x + (0, 1)[c]", "an index not known at compile time"),
+    ("c = 0\n    v = tl.load(x_ptr)\n    while c < v:\n        c += 1\n    x = x + (0, 1)[c]", "an index not known at compile time"),
+    # red-team pass 34: syntax Triton does not compile, run-time values where it needs constants
+    ("for k in range(2):\n        if tl.load(x_ptr) > 0:\n            break", "`Break` syntax"),
+    ("for k in range(2):\n        continue", "`Continue` syntax"),
+    ("try:\n        k = 1\n    except Exception:\n        k = 0", "`Try` syntax"),
+    ("v = tl.load(x_ptr)\n    x = x + 2.0 ** v", "`**` of a run-time value"),
+    ("v = tl.load(x_ptr)\n    z = tl.zeros((v,), tl.float32)", "argument 1 of `triton.language.zeros`"),
+    ("v = tl.load(x_ptr)\n    z = tl.arange(0, v)", "argument 2 of `triton.language.arange`"),
+    ("tl.static_assert(tl.load(x_ptr) > 0)", "argument 1 of `triton.language.static_assert`"),
+    ("for k in tl.static_range(0, tl.load(x_ptr)):\n        x = x + k", "`tl.static_range`"),
+    ("for k in range(n):\n        return", "`return` inside a loop"),
     ("acc = ()\n    acc = acc + (1,)", "a tuple grown"),
     ("acc = (1,)\n    acc = (*acc, 2)", "a tuple grown"),
     ("for xf, wf in ((1, 2),):\n        x = x + xf", "a `for` loop over something other"),
@@ -291,6 +301,34 @@ def test_compile_time_conversions_lists_as_shapes_and_loops_pass():
           "    shape = [BLOCK]\n    z = tl.zeros(shape, dtype=tl.float32)\n"
           "    for j in range(0, n):\n        k = tl.load(x_ptr + j)\n        z = z + k",
           module="LIMIT = 4")
+
+
+JIT_HELPERS = ("@triton.jit\ndef takes_constexpr(v, FACTOR: tl.constexpr):\n    return v * FACTOR\n\n\n"
+               "@triton.jit\ndef pick(t, i):\n    return t[i]\n")
+
+
+@pytest.mark.parametrize("body, says", [
+    ("x = takes_constexpr(x, tl.load(x_ptr))", "a constexpr parameter of `takes_constexpr`"),
+    ("x = x + pick((1.0, 2.0), tl.load(x_ptr) > 0)", "an index not known at compile time"),
+])
+def test_a_helper_gets_compile_time_values_only_where_the_compiler_needs_them(body, says):
+    """Red-team pass 34: a loaded value as a helper's constexpr (int() and tuple indices on it
+    inside), or as the index a helper's tuple lookup takes."""
+    with pytest.raises(StageFailure) as err:
+        check(body, module=JIT_HELPERS)
+    assert says in err.value.feedback
+
+
+def test_compile_time_values_reach_helpers_and_local_constexprs():
+    """A helper indexes a tuple by a parameter every call passes a constant (Triton specialises
+    it), a local `X: tl.constexpr = ...` bounds a static loop, and a static loop's index inside
+    a ragged loop indexes a tuple (false-rejection probe 9, red-team pass 34's h01)."""
+    check(module=JIT_HELPERS, body="x = x + pick((1.0, 2.0), 1) + takes_constexpr(x, BLOCK // 2)\n"
+          "    HALF: tl.constexpr = BLOCK // 2\n    shape = [HALF, 2]\n"
+          "    z = tl.reshape(tl.zeros(shape, tl.float32), [BLOCK])\n"
+          "    for i in tl.static_range(HALF // HALF):\n        x = x + z + (1.0, 2.0)[i]\n"
+          "    for k in range(tl.load(x_ptr), n):\n"
+          "        for j in tl.static_range(2):\n            x = x + (1.0, 2.0)[j] + k")
 
 
 def test_a_ragged_loop_over_bounds_read_from_memory_passes():

@@ -538,6 +538,7 @@ def install_interpreter_hooks() -> None:
     _wrap_once(Autotuner, "run", _first_config_when_interpreted)
     _wrap_once(interpreter.FunctionRewriter, "_find_def", _def_line_of_the_function)
     _wrap_once(interpreter.FunctionRewriter, "_compile_and_exec", _exec_apart)
+    _wrap_once(interpreter.FunctionRewriter, "_transform_ast", _loop_indices_as_values)
     _wrap_once(interpreter.InterpretedFunction, "rewrite", _rewritten_here)
     _wrap_once(interpreter.GridExecutor, "__call__", _interpreted_launch)
     if not getattr(interpreter._patch_lang_tensor, "_kernel_env_hook", False):
@@ -571,6 +572,34 @@ def _def_line_of_the_function(original):
             raise RuntimeError("the kernel's source does not start with its definition")
         return first.lineno
     return find
+
+
+def _loop_indices_as_values(original):
+    """Compiled Triton binds a range/tl.range loop's index to a run-time scalar; the interpreter
+    binds the Python int, so over bounds read from memory (a ragged loop) host Python held the
+    data: its arithmetic, `**` and comparisons ran as Python on the input's bits (red-team pass
+    34). Each such loop's body now starts by binding its index again, a plain assignment, which
+    the interpreter's own rewrite turns into a Triton scalar as on a GPU (a tl.static_range
+    index stays a number: a compile-time constant there too). The rest is the original's steps:
+    its rewrite of assignments, locations, line numbers."""
+    def transform(self, src):
+        tree = ast.parse(src)
+        for loop in ast.walk(tree):
+            if (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+                    and not _is_static_range(loop.iter)):
+                rebind = ast.Assign(targets=[ast.Name(loop.target.id, ast.Store())],
+                                    value=ast.Name(loop.target.id, ast.Load()))
+                loop.body.insert(0, ast.copy_location(rebind, loop.body[0]))
+        tree = self.ast_transformer.visit(tree)
+        ast.fix_missing_locations(tree)
+        ast.increment_lineno(tree, self.def_file_lineno - 1)
+        return tree
+    return transform
+
+
+def _is_static_range(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute))
+            and getattr(node.func, "attr", getattr(node.func, "id", None)) == "static_range")
 
 
 def _exec_apart(original):
@@ -702,11 +731,20 @@ def _check_constexpr_globals(kernel) -> None:
     import triton.language as tl
     for name, value in list(fn.__globals__.items()):
         if type(value) is tl.constexpr:
-            held = type(object.__getattribute__(value, "value"))
-            if not (any(held is plain for plain in _PLAIN_ARGS) or held is tl.dtype
-                    or issubclass(held, tl.dtype) and _triton_class(held)):
-                guard._refuse(f"kernel argument: the constexpr `{name}` holds {_described(held)}",
-                              KERNEL_ARG)
+            held = object.__getattribute__(value, "value")
+            if not _plain_constant(held, tl):
+                guard._refuse(f"kernel argument: the constexpr `{name}` holds "
+                              f"{_described(type(held))}", KERNEL_ARG)
+
+
+def _plain_constant(value, tl, depth: int = 0) -> bool:
+    """A plain scalar, a Triton dtype, or a tuple of them (`TAPS = tl.constexpr((0, 1, 1))`,
+    false-rejection probe 9), by exact type."""
+    kind = type(value)
+    if any(kind is plain for plain in _PLAIN_ARGS) or kind is tl.dtype or (
+            issubclass(kind, tl.dtype) and _triton_class(kind)):
+        return True
+    return kind is tuple and depth < 4 and all(_plain_constant(v, tl, depth + 1) for v in value)
 
 
 def _host_number(arg):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import dataclasses
 import functools
 import importlib
 import types
@@ -213,7 +214,7 @@ def _dtype_info(node: ast.AST, aliases: dict[str, str], torch_names: frozenset) 
 
 
 def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: set[str],
-                 constants: set[str] = frozenset()) -> None:
+                 constants: set[str] = frozenset(), jit: JitFunctions | None = None) -> None:
     """A kernel reads only its own locals, allowed globals and the safe builtins; its parameters'
     defaults are constants (a default is passed without the launch-argument check)."""
     for default in (*fn.args.defaults, *(d for d in fn.args.kw_defaults if d is not None)):
@@ -226,7 +227,8 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
     # import or launch time, like any other module-level code, and are checked as such.
     body = [node for stmt in fn.body for node in nodes(stmt)]
     inner = {id(n.value) for n in body if isinstance(n, ast.Attribute)}
-    _check_python_values(fn, body, local, allowed_globals, aliases)
+    _check_python_values(fn, body, local, allowed_globals, aliases,
+                         jit or JitFunctions({}, {fn.name: _annotated_constexprs(fn)}))
     for node in body:
         if (isinstance(node, ast.Attribute) and id(node) not in inner and root(node) not in local
                 and root(node) in aliases):
@@ -334,6 +336,30 @@ _CONTAINERS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.La
                ast.Set)
 # Builtins that turn a value into a Python number: on a GPU, of compile-time values only.
 _CONVERSIONS = ("int", "float", "bool", "len")
+# The syntax Triton's code generator compiles (its visit_* methods, and what they read inside
+# the nodes they visit); anything else (`break`, `continue`, `try`, `raise`, `del`, walrus,
+# `global`, ...) it refuses as an unsupported AST node, while the interpreter runs it as Python.
+_COMPILED_SYNTAX = (
+    ast.AnnAssign, ast.Assert, ast.Assign, ast.AugAssign, ast.Expr, ast.For, ast.If, ast.Pass,
+    ast.Return, ast.While, ast.With, ast.withitem, ast.Attribute, ast.BinOp, ast.BoolOp, ast.Call,
+    ast.Compare, ast.Constant, ast.IfExp, ast.JoinedStr, ast.FormattedValue, ast.List,
+    ast.ListComp, ast.comprehension, ast.Name, ast.Slice, ast.Subscript, ast.Tuple, ast.UnaryOp,
+    ast.keyword, ast.Starred, ast.Dict, ast.Set, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+    ast.Lambda, ast.arguments, ast.arg, ast.operator, ast.boolop, ast.cmpop, ast.unaryop,
+    ast.expr_context)  # (the containers and Starred get messages of their own below)
+# triton.language functions whose arguments at these positions (or keywords) size, shape or
+# index a block's dimensions, or are checked at compile time: compile-time values on a GPU (a
+# block sized by a loaded value had its data read back through `.shape`; a failing
+# static_assert on a loaded value was a bit of it). `None` as a position: every positional
+# from 1 on.
+_COMPILE_TIME_ARGUMENTS = {
+    "static_assert": ({0, 1}, {"cond", "msg"}), "static_range": ({0, 1, 2}, {"arg1", "arg2", "step"}),
+    "zeros": ({0}, {"shape"}), "full": ({0}, {"shape"}), "arange": ({0, 1}, {"start", "end"}),
+    "reshape": (None, {"shape"}), "view": (None, {"shape"}), "broadcast_to": (None, {"shape"}),
+    "permute": (None, {"dims"}), "trans": (None, {"dims"}), "expand_dims": ({1}, {"axis"}),
+    **dict.fromkeys(("sum", "max", "min", "argmax", "argmin", "reduce", "cumsum", "cumprod",
+                     "xor_sum", "associative_scan", "sort", "flip"), ({1}, {"axis", "dim"})),
+}
 # Attributes of a value known when a kernel compiles (its shape, its dtype and theirs).
 _STATIC_ATTRIBUTES = frozenset({"shape", "dtype", "type", "numel", "element_ty", "name", "value",
                                 "primitive_bitwidth", "itemsize", "scalar", "int_bitwidth",
@@ -341,46 +367,45 @@ _STATIC_ATTRIBUTES = frozenset({"shape", "dtype", "type", "numel", "element_ty",
 
 
 def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
-                         allowed_globals: set[str], aliases: dict[str, str]) -> None:
+                         allowed_globals: set[str], aliases: dict[str, str],
+                         jit: JitFunctions) -> None:
     """What Triton's compiler would refuse and its interpreter runs as Python on a block's values
-    (red-team passes 32-33: `int(tl.load(p))`, `len(range(v))`, a loop over `range(v, v + 1)`
-    and `1 if v else 0` read the input's bits into Python numbers, list comprehensions, tuple
-    loop targets and growing tuples kept them, and Python computed a convolution):
-    comprehensions, lambdas, dicts and sets; lists other than a call's (shape) argument or
-    compile-time numbers; `for` loops other than over range/tl.range/tl.static_range into a name;
-    `range(...)` elsewhere; tuple indices and tl.static_range bounds derived from memory the
-    kernel read (a ragged loop over loaded bounds compiles and is allowed: its index, and all a
-    branch or loop on loaded values assigns, count as read from memory); tuples
-    grown by `+`, `*` or unpacking; int/float/bool/len and tl.constexpr of anything but
-    compile-time values (literals, constexpr parameters, module constants never rebound, shapes
-    and dtypes, indices of loops over such bounds)."""
+    (red-team passes 32-34: `int(tl.load(p))`, `len(range(v))`, a loop over `range(v, v + 1)`,
+    `1 if v else 0`, a `break` on a loaded value or a loaded value passed as a helper's constexpr
+    read the input's bits into Python numbers, comprehensions and tuples kept them, and Python
+    computed a convolution): comprehensions, lambdas, dicts and sets; lists other than a call's
+    (shape) argument or compile-time numbers; `for` loops other than over
+    range/tl.range/tl.static_range into a name; `range(...)` elsewhere; `break` and `continue`;
+    tuples grown by `+`, `*` or unpacking; and where the compiler needs a compile-time value
+    (literals, constexpr parameters, module constants never rebound, shapes and dtypes, indices
+    of loops over such bounds): every subscript, tl.static_range's bounds, int/float/bool/len,
+    tl.constexpr, and a jit function's constexpr parameters. A loop over bounds read from memory
+    (ragged, CSR) compiles, and is allowed: its index is no compile-time value."""
     loops = {id(n.iter) for n in body if isinstance(n, ast.For)}
     arguments = {id(a) for n in body if isinstance(n, ast.Call)
                  for a in (*n.args, *(k.value for k in n.keywords))}
-    constexprs = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)
-                  if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
-    stores = collections.Counter(n.id for n in body if isinstance(n, ast.Name)
-                                 and not isinstance(n.ctx, ast.Load))
-    static_names = (constexprs | allowed_globals) - set(stores)  # never rebound in the body
-    # the index of a loop over compile-time bounds (`for i in range(4)`, tl.static_range), bound
-    # nowhere else
-    for _ in range(3):  # nested loops' bounds may use an outer loop's index
-        static_names |= {n.target.id for n in body if isinstance(n, ast.For)
-                         and stores[getattr(n.target, "id", None)] == 1
-                         and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call)
-                         and dotted(n.iter.func, aliases) in _LOOPS
-                         and all(_static(a, static_names) for a in n.iter.args)}
+    static_names = _static_names(fn, body, jit.static.get(fn.name, frozenset()),
+                                 allowed_globals, aliases)
     shapes = {id(n.value) for n in body if isinstance(n, ast.Assign) and isinstance(n.value, ast.List)
               and _static(n.value, static_names)}  # `shape = [BLOCK, 1]`: compile-time numbers
-    loaded = _read_from_memory(body, aliases)
     for node in body:
         what = None
         if (isinstance(node, ast.For) and isinstance(node.iter, ast.Call)
                 and dotted(node.iter.func, aliases) == "triton.language.static_range"
-                and any(_mentions(a, loaded, aliases) for a in node.iter.args)):
-            what = "a `tl.static_range` whose bounds are read from memory"
-        elif isinstance(node, ast.Subscript) and _mentions(node.slice, loaded, aliases):
-            what = "an index read from memory into a tuple or constant"
+                and not all(_static(a, static_names) for a in node.iter.args)):
+            what = "a `tl.static_range` over bounds not known at compile time"
+        elif (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
+              and not _static(node.slice, static_names)):
+            what = "an index not known at compile time (a tuple's item, a block's None/slices)"
+        elif not isinstance(node, _COMPILED_SYNTAX):
+            what = f"`{type(node).__name__}` syntax (`{ast.unparse(node).split(chr(10))[0][:40]}`)"
+        elif isinstance(node, ast.Call) and (bad := _run_time_shape(node, static_names, aliases)):
+            what = f"a run-time value as {bad}"
+        elif (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow)
+              and not _static(node, static_names)):
+            what = "`**` of a run-time value (Triton's values have no power operator)"
+        elif isinstance(node, (ast.For, ast.While)) and any(isinstance(n, ast.Return) for n in nodes(node)):
+            what = "`return` inside a loop"
         elif (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult))
               and (isinstance(node.left, ast.Tuple) or isinstance(node.right, ast.Tuple))) or (
                 isinstance(node, ast.Tuple) and any(isinstance(e, ast.Starred) for e in node.elts)):
@@ -392,6 +417,9 @@ def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
         elif (isinstance(node, ast.Call) and dotted(node.func, aliases) == "triton.language.constexpr"
               and not all(_static(a, static_names) for a in node.args)):
             what = "`tl.constexpr(...)` of a run-time value"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+                bad := _run_time_constexpr(node, jit, static_names)):
+            what = f"a run-time value as `{bad}`, a constexpr parameter of `{node.func.id}`"
         elif isinstance(node, _CONTAINERS):
             what = {ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
                     ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator",
@@ -410,59 +438,123 @@ def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
                   "use tuples, tl operations and `x.to(dtype)`")
 
 
+
+def _static_names(fn: ast.FunctionDef, body: list, params: frozenset[str], allowed_globals: set[str],
+                  aliases: dict[str, str]) -> set[str]:
+    """Names known when `fn` compiles: its compile-time parameters and the allowed globals never
+    rebound in its body, and the index of a loop over compile-time bounds bound nowhere else."""
+    stores = collections.Counter(n.id for n in body if isinstance(n, ast.Name)
+                                 and not isinstance(n.ctx, ast.Load))
+    names = (set(params) | allowed_globals) - set(stores)
+    for _ in range(3):  # nested loops' bounds may use an outer loop's index
+        names |= {n.target.id for n in body if isinstance(n, ast.For)
+                  and isinstance(n.target, ast.Name) and stores[n.target.id] == 1
+                  and isinstance(n.iter, ast.Call) and dotted(n.iter.func, aliases) in _LOOPS
+                  and all(_static(a, names) for a in n.iter.args)}
+        # `BLOCK_R: tl.constexpr = triton.next_power_of_2(R)`, `shape = [BLOCK, 1]`: bound once
+        names |= {n.target.id for n in body if isinstance(n, ast.AnnAssign)
+                  and isinstance(n.target, ast.Name) and stores[n.target.id] == 1
+                  and n.value is not None and _static(n.value, names)}
+        names |= {n.targets[0].id for n in body if isinstance(n, ast.Assign)
+                  and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                  and stores[n.targets[0].id] == 1 and _static(n.value, names)}
+    return names
+
+
+def _parameters(fn: ast.FunctionDef) -> list[ast.arg]:
+    return [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]
+
+
+def _bound_arguments(call: ast.Call, callee: ast.FunctionDef) -> dict[str, ast.AST | None]:
+    """Parameter name -> the argument a call passes (its default, or None when neither)."""
+    params = _parameters(callee)
+    positional = [*callee.args.posonlyargs, *callee.args.args]
+    defaults = dict(zip([a.arg for a in positional][len(positional) - len(callee.args.defaults):],
+                        callee.args.defaults))
+    defaults |= {a.arg: d for a, d in zip(callee.args.kwonlyargs, callee.args.kw_defaults) if d}
+    bound = {a.arg: defaults.get(a.arg) for a in params}
+    bound |= {a.arg: v for a, v in zip(positional, call.args)}
+    bound |= {k.arg: k.value for k in call.keywords if k.arg in bound}
+    return bound
+
+
+def _run_time_constexpr(call: ast.Call, jit: JitFunctions, static_names: set[str]) -> str | None:
+    """The constexpr parameter of a jit function of the file that `call` passes a value not
+    known at compile time (Triton's compiler refuses it; the interpreter took a loaded value's
+    bits as the helper's compile-time number)."""
+    callee = jit.by_name.get(call.func.id)
+    if callee is None:
+        return None
+    for name, arg in _bound_arguments(call, callee).items():
+        if name in _annotated_constexprs(callee) and arg is not None and not _static(arg, static_names):
+            return name
+    return None
+
+
+def _run_time_shape(call: ast.Call, static_names: set[str], aliases: dict[str, str]) -> str | None:
+    """The argument of a triton.language call that must be known at compile time and is not
+    (_COMPILE_TIME_ARGUMENTS)."""
+    name = dotted(call.func, aliases) or ""
+    if not name.startswith("triton.language."):
+        return None
+    positions, keywords = _COMPILE_TIME_ARGUMENTS.get(name.rsplit(".", 1)[-1], (set(), set()))
+    for i, arg in enumerate(call.args):
+        if (i >= 1 if positions is None else i in positions) and not _static(arg, static_names):
+            return f"argument {i + 1} of `{name}` (a shape, size, axis or compile-time check)"
+    for k in call.keywords:
+        if k.arg in keywords and not _static(k.value, static_names):
+            return f"`{k.arg}` of `{name}`"
+    return None
+
+
+def _annotated_constexprs(fn: ast.FunctionDef) -> frozenset[str]:
+    return frozenset(a.arg for a in _parameters(fn)
+                     if a.annotation is not None and "constexpr" in ast.unparse(a.annotation))
+
+
 _LOOPS = ("range", "triton.language.range", "triton.language.static_range")
 
 
-_MEMORY_READS = ("load", "gather", "atomic_add", "atomic_and", "atomic_cas", "atomic_max",
-                 "atomic_min", "atomic_or", "atomic_xchg", "atomic_xor")
+@dataclasses.dataclass(frozen=True)
+class JitFunctions:
+    """The file's jit functions by name (each bound once), and per function the parameters known
+    when it compiles."""
+    by_name: dict[str, ast.FunctionDef]
+    static: dict[str, frozenset[str]]
 
 
-def _reads_memory(node: ast.AST, aliases: dict[str, str]) -> bool:
-    """A load or atomic, or a call of a function of the file's (a jit helper may return what it
-    loaded): not triton.language's other operations, nor a builtin."""
-    for n in nodes(node):
-        if not isinstance(n, ast.Call) or not isinstance(n.func, (ast.Attribute, ast.Name)):
-            continue
-        name = dotted(n.func, aliases) or ""
-        if name.rsplit(".", 1)[-1] in _MEMORY_READS:
-            return True
-        if not name.startswith(("triton.", "math.")) and name not in KERNEL_BUILTINS and (
-                isinstance(n.func, ast.Name) or root(n.func) not in aliases):
-            return True
-    return False
-
-
-def _mentions(node: ast.AST, loaded: set[str], aliases: dict[str, str]) -> bool:
-    return _reads_memory(node, aliases) or any(
-        isinstance(n, ast.Name) and n.id in loaded for n in nodes(node))
-
-
-def _read_from_memory(body: list, aliases: dict[str, str]) -> set[str]:
-    """Locals whose value derives from memory a kernel read (tl.load, atomics, a descriptor's
-    load), through assignments, loops and branches on such values, to a fixed point."""
-    loaded: set[str] = set()
+def jit_functions(tree: ast.Module, jitted: list[ast.FunctionDef], allowed_globals: set[str],
+                  aliases: dict[str, str]) -> JitFunctions:
+    """Parameters annotated tl.constexpr, and a helper's parameters that every call of it in the
+    file's kernels passes a compile-time value (Triton specialises a helper on the constants it
+    is called with: `pick(t, 0)` compiles `t[i]`). A helper named anywhere but as a call's
+    function (launched, passed as an argument) takes only its annotations for granted."""
+    names = collections.Counter(fn.name for fn in jitted)
+    by_name = {fn.name: fn for fn in jitted if names[fn.name] == 1}
+    bodies = {id(fn): [n for stmt in fn.body for n in nodes(stmt)] for fn in jitted}
+    calls = [(caller, n) for caller in jitted for n in bodies[id(caller)] if isinstance(n, ast.Call)
+             and isinstance(n.func, ast.Name) and n.func.id in by_name]
+    called = {id(n.func) for _, n in calls}
+    escaping = {n.id for n in nodes(tree) if isinstance(n, ast.Name) and n.id in by_name
+                and isinstance(n.ctx, ast.Load) and id(n) not in called}
+    static = {name: _annotated_constexprs(fn) for name, fn in by_name.items()}
     while True:
-        grown = set(loaded)
-        for n in body:
-            if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None:
-                if _mentions(n.value, grown, aliases):
-                    targets = n.targets if isinstance(n, ast.Assign) else [n.target]
-                    grown |= {t.id for target in targets for t in nodes(target) if isinstance(t, ast.Name)}
-            elif isinstance(n, ast.For) and _mentions(n.iter, grown, aliases):
-                # the index, and whatever the body assigns (how often it runs is the data)
-                grown |= _assigned(n)
-            elif isinstance(n, (ast.If, ast.While)) and _mentions(n.test, grown, aliases):
-                grown |= _assigned(n)  # `if v & 1: b = 1 else: b = 0` holds one bit of v
-            elif isinstance(n, ast.NamedExpr) and _mentions(n.value, grown, aliases):
-                grown.add(n.target.id)
-        if grown == loaded:
-            return loaded
-        loaded = grown
-
-
-def _assigned(node: ast.AST) -> set[str]:
-    """Names a statement binds anywhere inside it (its loop target, its branches' stores)."""
-    return {n.id for n in nodes(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        known = {id(caller): _static_names(
+            caller, bodies[id(caller)], static.get(caller.name, _annotated_constexprs(caller))
+            if caller.name in by_name else _annotated_constexprs(caller), allowed_globals, aliases)
+            for caller in jitted}
+        grown = dict(static)
+        for name, fn in by_name.items():
+            if name in escaping or fn.args.vararg or fn.args.kwarg:
+                continue
+            mine = [(caller, call) for caller, call in calls if call.func.id == name]
+            grown[name] = static[name] | {
+                a.arg for a in _parameters(fn) if all(
+                    (arg := _bound_arguments(call, fn)[a.arg]) is not None
+                    and _static(arg, known[id(caller)]) for caller, call in mine)}
+        if grown == static:
+            return JitFunctions(by_name, static)
+        static = grown
 
 
 def _static(node: ast.AST, names: set[str]) -> bool:
@@ -479,6 +571,8 @@ def _static(node: ast.AST, names: set[str]) -> bool:
         return _static(node.value, names) and _static(node.slice, names)
     if isinstance(node, (ast.Tuple, ast.List)):
         return all(_static(e, names) for e in node.elts)
+    if isinstance(node, ast.Slice):  # `x[:, None]`, `t[1:]`
+        return all(part is None or _static(part, names) for part in (node.lower, node.upper, node.step))
     if isinstance(node, ast.UnaryOp):
         return _static(node.operand, names)
     if isinstance(node, ast.BinOp):

@@ -20,7 +20,7 @@ import tokenize
 from dataclasses import dataclass
 
 from .cuda_sources import check_cuda_sources, load_inline_sources
-from .kernel_body import check_kernel, kernel_globals
+from .kernel_body import check_kernel, jit_functions, kernel_globals
 from .name_rules import (annotation_nodes, certainly_int, check_names, is_data, is_module,
                          plain_type_text, type_use)
 from .refused_names import (ALLOWED_MODEL_BASES, INTROSPECTION, JIT_DECORATORS, MAGIC_METHODS,
@@ -367,10 +367,11 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
     jitted = [fn for fn in functions if any(d in JIT_DECORATORS for d in _decorator_names(fn, aliases))]
     _check_kernels_at_module_level(tree, {id(fn) for fn in jitted})
     allowed_globals, constants = kernel_globals(tree, aliases, jitted)
+    jit = jit_functions(tree, jitted, allowed_globals, aliases)
     for fn in jitted:
         kernels.append(fn.name)
         autotuned |= any(d in WRAPPING_DECORATORS for d in _decorator_names(fn, aliases))
-        check_kernel(fn, aliases, allowed_globals, constants)
+        check_kernel(fn, aliases, allowed_globals, constants, jit)
     _check_kernels_read_only(tree, {fn.name for fn in jitted})
     _require(bool(kernels), "Triton mode: define at least one `@triton.jit` kernel and launch it "
              "from ModelNew.forward as `kernel[grid](...)`")
