@@ -42,17 +42,17 @@ def check(body="", module="", params=""):
 
 @pytest.mark.parametrize("module, body", [
     ("", "x = helper(x) * libdevice.exp(x)"),
-    ("SCALE = 2.0", "x = x * SCALE"),
+    ("SCALE = tl.constexpr(2.0 * 1.5)\nALSO = SCALE", "x = x * SCALE * ALSO"),
     ("SCALE: tl.constexpr = tl.constexpr(2.0)", "x = x * SCALE"),
-    ("SIZES = (16, 32)\nLOG2E = 1 / math.log(2)", "x = x * LOG2E + SIZES[0]"),
-    ("DTYPE = tl.float32\nWIDTH = triton.next_power_of_2(100)", "x = x.to(DTYPE) + WIDTH"),
+    ("SIZES = tl.constexpr((16, 32))\nLOG2E = tl.constexpr(1 / math.log(2))", "x = x * LOG2E + SIZES[0]"),
+    ("DTYPE = tl.float32\nWIDTH = tl.constexpr(triton.next_power_of_2(100))", "x = x.to(DTYPE) + WIDTH"),
     ("", "x = x * math.pi"),
     ("", "for i in range(min(2, max(1, len((1, 2))))):\n        x = x + float(i)"),
     ("", "x = tl.where(x > 0, x, 0.0).to(tl.float32)"),
     # module constants that honest kernels spell with builtins or a dtype's limits
     ("NEG_INF = tl.constexpr(float(\"-inf\"))", "x = tl.maximum(x, NEG_INF)"),
-    ("NEG_INF = -float(\"inf\")\nBIG = int(1e6)", "x = tl.maximum(x, NEG_INF) + BIG"),
-    ("EPS = tl.constexpr(torch.finfo(torch.float32).eps)\nTOP = torch.iinfo(torch.int32).max",
+    ("NEG_INF = tl.constexpr(-float(\"inf\"))\nBIG = tl.constexpr(int(1e6))", "x = tl.maximum(x, NEG_INF) + BIG"),
+    ("EPS = tl.constexpr(torch.finfo(torch.float32).eps)\nTOP = tl.constexpr(torch.iinfo(torch.int32).max)",
      "x = x + EPS + TOP"),
     ("exp = tl.exp\nact = helper", "x = act(exp(x))"),
     # false-rejection probe 5: constants as engineers spell them, triton's constexpr functions
@@ -67,6 +67,20 @@ def check(body="", module="", params=""):
         "dtype-limits", "aliases-called", "probe-5-constants", "attributes-of-values"])
 def test_honest_kernel_bodies_pass(module, body):
     assert check(body, module).kernels == ("helper", "kernel")
+
+
+@pytest.mark.parametrize("module", [
+    "SCALE = 2.0", "SCALE: tl.constexpr = 2.0", "SCALE = -float('inf')", "SCALE = (16, 32)",
+    "SCALE = triton.next_power_of_2(100)", "SCALE = math.pi", "SCALE = torch.iinfo(torch.int32).max",
+    "PLAIN = 2.0\nSCALE = PLAIN if True else tl.constexpr(1.0)",
+])
+def test_a_plain_module_value_read_in_a_kernel_is_refused_as_triton_compiler_refuses_it(module):
+    """Triton's compiler reads only globals made with `tl.constexpr(...)` (and triton's objects,
+    modules, jit functions); its interpreter reads any. The H200 run of session 16 failed
+    `LOG2E: tl.constexpr = 1.44` with NameError."""
+    with pytest.raises(StageFailure) as err:
+        check("x = x * SCALE", module)
+    assert "plain Python value" in err.value.feedback and "tl.constexpr(" in err.value.feedback
 
 
 @pytest.mark.parametrize("module, body, params, names", [
@@ -101,7 +115,7 @@ def test_honest_kernel_bodies_pass(module, body):
      "            self.eps = 1\nEPS = torch.finfo(torch.float32).eps", "x = x + EPS", "", "EPS"),
     # red-team pass 31: methods and functions read into locals, then called by name
     ("", "fmt = \"{}\".format\n    t = fmt(x)", "", ".format"),
-    ("FMT = \"{}\"", "rep = FMT.replace\n    t = rep(\"[\", \" \")", "", ".replace"),
+    ("FMT = tl.constexpr(\"{}\")", "rep = FMT.replace\n    t = rep(\"[\", \" \")", "", ".replace"),
     ("", "fsum = math.fsum\n    t = fsum((1.0, 2.0))", "", "math.fsum"),
     ("", "y = tl.core.tensor(0, tl.float32)", "", "triton.language.core.tensor"),
     ("", "make = tl.core.tensor\n    y = make(0, tl.float32)", "", "triton.language.core.tensor"),
@@ -300,7 +314,7 @@ def test_compile_time_conversions_lists_as_shapes_and_loops_pass():
           "    y = tl.reshape(acc, [BLOCK]) + tl.full(shape=[BLOCK], value=0.0, dtype=tl.float32)\n"
           "    shape = [BLOCK]\n    z = tl.zeros(shape, dtype=tl.float32)\n"
           "    for j in range(0, n):\n        k = tl.load(x_ptr + j)\n        z = z + k",
-          module="LIMIT = 4")
+          module="LIMIT = tl.constexpr(4)")
 
 
 JIT_HELPERS = ("@triton.jit\ndef takes_constexpr(v, FACTOR: tl.constexpr):\n    return v * FACTOR\n\n\n"

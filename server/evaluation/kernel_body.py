@@ -41,14 +41,15 @@ def _fail(feedback: str):
 
 
 def kernel_globals(tree: ast.Module, aliases: dict[str, str],
-                   jitted: list[ast.FunctionDef]) -> tuple[set[str], set[str]]:
+                   jitted: list[ast.FunctionDef]) -> tuple[set[str], set[str], set[str]]:
     """Names a kernel may read besides its own: Triton (and math) imports, jit functions,
     constants, and the builtins in KERNEL_BUILTINS. A module-level name is allowed only if every
     module-level binding of it is one of these (so rebinding `tl` or `range` takes it away); a
     function is judged by its own decorators, not by its name (a plain `def` of a kernel's name
     after the kernel is the plain function at run time). Returns the allowed names and, among
     them, the constants (never called in a kernel: `tl.constexpr`'s value is a field the file
-    could set to a function; a name whose attributes or items the file sets is no constant)."""
+    could set to a function; a name whose attributes or items the file sets is no constant), and
+    among those the plain ones, not made by `tl.constexpr(...)`, which a kernel may not read."""
     jitted_ids = {id(fn) for fn in jitted}
     bindings: dict[str, list] = {}  # name -> [True | False | the assigned value]
     torch_imports: dict[str, list] = {}  # name -> [whether each binding is `import torch`]
@@ -95,7 +96,16 @@ def kernel_globals(tree: ast.Module, aliases: dict[str, str],
             # values, not aliases: `exp = tl.exp`, `act = relu` or `act = a if C else b` may be called
             constants = {name for name in allowed if any(
                 isinstance(v, ast.AST) and not _alias(v) for v in bindings[name])}
-            return allowed | builtins, constants
+            # Triton's compiler reads only globals made by `tl.constexpr(...)` (not `X = 2.0`,
+            # nor `X: tl.constexpr = 2.0`); its interpreter reads any
+            plain: set[str] = set()
+            while True:
+                grown_plain = {name for name in allowed if any(
+                    isinstance(v, ast.AST) and not _triton_object(v, aliases, allowed - plain)
+                    for v in bindings[name])}
+                if grown_plain == plain:
+                    return allowed | builtins, constants, plain
+                plain = grown_plain
         allowed = grown
 
 
@@ -106,6 +116,19 @@ def _fail_class_global(fn: ast.FunctionDef, node: ast.AST, name: str) -> None:
           "that is neither a module nor a constexpr, which Triton's compiler refuses (a class's "
           "`@staticmethod @triton.jit` helper included, though the interpreter would run it); "
           "make the helper a module-level @triton.jit function")
+
+
+def _triton_object(node: ast.AST, aliases: dict[str, str], names: set[str]) -> bool:
+    """What Triton's compiler lets a kernel read from a global: a `tl.constexpr(...)`, an object
+    of triton's (`tl.float32`, `tl.exp`), a module, a jit function, or another such global
+    (`names`); not a plain number, string or tuple (`X = 2.0`, `math.pi`, `torch.iinfo(...).max`)."""
+    if isinstance(node, ast.IfExp):
+        return _triton_object(node.body, aliases, names) and _triton_object(node.orelse, aliases, names)
+    if isinstance(node, ast.Call):
+        return dotted(node.func, aliases) == "triton.language.constexpr"
+    if isinstance(node, ast.Name) and node.id not in aliases:
+        return node.id in names
+    return (dotted(node, aliases) or "").startswith("triton.")
 
 
 def _alias(node: ast.AST) -> bool:
@@ -214,7 +237,8 @@ def _dtype_info(node: ast.AST, aliases: dict[str, str], torch_names: frozenset) 
 
 
 def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: set[str],
-                 constants: set[str] = frozenset(), jit: JitFunctions | None = None) -> None:
+                 constants: set[str] = frozenset(), jit: JitFunctions | None = None,
+                 plain: set[str] = frozenset()) -> None:
     """A kernel reads only its own locals, allowed globals and the safe builtins; its parameters'
     defaults are constants (a default is passed without the launch-argument check)."""
     for default in (*fn.args.defaults, *(d for d in fn.args.kw_defaults if d is not None)):
@@ -255,6 +279,11 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
                   "interpreter's arrays; use triton.language operations")
         if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load) or node.id in local:
             continue
+        if node.id in plain:
+            _fail(f"line {node.lineno}: the kernel `{fn.name}` reads the module-level `{node.id}`, "
+                  "a plain Python value: Triton's compiler reads only globals made with "
+                  f"`tl.constexpr(...)` (write `{node.id} = tl.constexpr(...)`; an annotation "
+                  f"`{node.id}: tl.constexpr = ...` is not enough), or pass it as an argument")
         if node.id in constants and any(isinstance(p, ast.Call) and p.func is node for p in body):
             _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{node.id}`, a constant: a "
                   "kernel may call only @triton.jit functions, triton.language and the builtins")

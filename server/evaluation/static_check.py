@@ -366,12 +366,12 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
     functions = [n for n in nodes(tree) if isinstance(n, ast.FunctionDef)]
     jitted = [fn for fn in functions if any(d in JIT_DECORATORS for d in _decorator_names(fn, aliases))]
     _check_kernels_at_module_level(tree, {id(fn) for fn in jitted})
-    allowed_globals, constants = kernel_globals(tree, aliases, jitted)
+    allowed_globals, constants, plain = kernel_globals(tree, aliases, jitted)
     jit = jit_functions(tree, jitted, allowed_globals, aliases)
     for fn in jitted:
         kernels.append(fn.name)
         autotuned |= any(d in WRAPPING_DECORATORS for d in _decorator_names(fn, aliases))
-        check_kernel(fn, aliases, allowed_globals, constants, jit)
+        check_kernel(fn, aliases, allowed_globals, constants, jit, plain)
     _check_kernels_read_only(tree, {fn.name for fn in jitted})
     _require(bool(kernels), "Triton mode: define at least one `@triton.jit` kernel and launch it "
              "from ModelNew.forward as `kernel[grid](...)`")
