@@ -8,7 +8,9 @@ LANGUAGE_RULES = {
     "triton": (
         "Write one Python file that defines `class ModelNew(nn.Module)` with the same constructor "
         "arguments as `Model`, computing the same outputs with your own `@triton.jit` kernels, "
-        "launched from `forward` as `kernel[grid](...)`. Import triton, triton.language as tl and torch."
+        "launched from `forward` as `kernel[grid](...)`. Import triton, triton.language as tl and torch. "
+        "Kernels must be valid for Triton's compiler (also checked without a GPU): a module-level "
+        "constant a kernel reads must be made with `tl.constexpr(...)`."
     ),
     "cuda": (
         "Write one Python file that defines `class ModelNew(nn.Module)` with the same constructor "
