@@ -294,6 +294,13 @@ def test_kernels_defined_inside_functions_are_refused(module):
     ("tl.static_assert(tl.load(x_ptr) > 0)", "argument 1 of `triton.language.static_assert`"),
     ("for k in tl.static_range(0, tl.load(x_ptr)):\n        x = x + k", "`tl.static_range`"),
     ("for k in range(n):\n        return", "`return` inside a loop"),
+    # a name bound under a run-time branch in a loop, read past its block, holds any of its values
+    ("k = 0\n    for j in range(4):\n        if tl.load(x_ptr) > j:\n            k = j\n"
+     "    x = x + (1.0, 2.0, 3.0, 4.0)[k]", "an index not known at compile time"),
+    ("for j in range(4):\n        if tl.load(x_ptr) > j:\n            k = j\n"
+     "    x = x + (1.0, 2.0, 3.0, 4.0)[k]", "an index not known at compile time"),
+    ("for j in range(4):\n        if tl.load(x_ptr) > j:\n            for i in tl.static_range(j, j + 1):\n"
+     "                x = x + 1\n    x = x + (1.0, 2.0, 3.0, 4.0)[i]", "an index not known at compile time"),
     ("acc = ()\n    acc = acc + (1,)", "a tuple grown"),
     ("acc = (1,)\n    acc = (*acc, 2)", "a tuple grown"),
     ("for xf, wf in ((1, 2),):\n        x = x + xf", "a `for` loop over something other"),
@@ -343,6 +350,22 @@ def test_compile_time_values_reach_helpers_and_local_constexprs():
           "    for i in tl.static_range(HALF // HALF):\n        x = x + z + (1.0, 2.0)[i]\n"
           "    for k in range(tl.load(x_ptr), n):\n"
           "        for j in tl.static_range(2):\n            x = x + (1.0, 2.0)[j] + k")
+
+
+def test_compile_time_names_bound_more_than_once_or_under_run_time_loops_pass():
+    """False-rejection probe 10: a static loop index reused by two loops, a constexpr local bound
+    in both branches of a compile-time test, a static loop inside a run-time loop, f-strings of
+    compile-time values, math on constants, the length of a tuple argument, a shape grown from
+    a shape."""
+    check("for i in tl.static_range(2):\n        x = x + (1.0, 2.0)[i]\n"
+          "    for i in tl.static_range(2):\n        x = x + (3.0, 4.0)[i]\n"
+          "    if BLOCK > 64:\n        SUB: tl.constexpr = 64\n    else:\n        SUB: tl.constexpr = 32\n"
+          "    tl.static_assert(BLOCK % SUB == 0, f\"BLOCK={BLOCK} SUB={SUB}\")\n"
+          "    while n > 0:\n        for j in tl.static_range(2):\n            x = x + (1.0, 2.0)[j]\n"
+          "        n = n - 1\n"
+          "    x = x * math.sqrt(2.0 / math.pi)\n"
+          "    y = tl.reshape(x, (1,) + x.shape)\n    z = tl.zeros((len(SHAPE),), tl.float32)",
+          params=", SHAPE")
 
 
 def test_a_ragged_loop_over_bounds_read_from_memory_passes():

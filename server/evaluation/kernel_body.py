@@ -251,8 +251,10 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
     # import or launch time, like any other module-level code, and are checked as such.
     body = [node for stmt in fn.body for node in nodes(stmt)]
     inner = {id(n.value) for n in body if isinstance(n, ast.Attribute)}
-    _check_python_values(fn, body, local, allowed_globals, aliases,
-                         jit or JitFunctions({}, {fn.name: _annotated_constexprs(fn)}))
+    jit = jit or JitFunctions({}, {fn.name: _annotated_constexprs(fn)})
+    static_names = _static_names(fn, body, jit.static.get(fn.name, frozenset()), allowed_globals,
+                                 aliases)
+    _check_python_values(fn, body, local, static_names, aliases, jit)
     for node in body:
         if (isinstance(node, ast.Attribute) and id(node) not in inner and root(node) not in local
                 and root(node) in aliases):
@@ -265,7 +267,9 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             base, name = root(node.func), dotted(node.func, aliases) or ""
             if (base is not None and base not in local and not name.startswith("triton.language")
-                    and name not in KERNEL_TRITON_FUNCTIONS and name not in allowed_globals):
+                    and name not in KERNEL_TRITON_FUNCTIONS and name not in allowed_globals
+                    and not (name.startswith("math.") and _static(node, static_names))):
+                # (`math.sqrt(2.0 / math.pi)`: Triton's compiler runs it on compile-time values)
                 if base not in aliases:
                     _fail_class_global(fn, node, base)
                 _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{name or base}`, which is "
@@ -334,12 +338,13 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
             _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `.{node.func.attr}(...)`, which "
                   "is not a method of Triton's values (tensors, tensor descriptors, dtypes): in "
                   "the interpreter it would run as Python on host objects (a block's text, a list)")
-        if isinstance(node, ast.JoinedStr) or (
+        if (isinstance(node, ast.JoinedStr) and not _static(node, static_names)) or (
                 isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod)
                 and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)):
             _fail(f"line {node.lineno}: the kernel `{fn.name}` formats a string; in Triton's "
                   "interpreter a block formats as its values' text, which Python could then "
-                  "compute on (messages of kernel assertions are string literals)")
+                  "compute on (messages of kernel assertions are string literals, or f-strings of "
+                  "compile-time values)")
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             _fail(f"line {node.lineno}: `{'global' if isinstance(node, ast.Global) else 'nonlocal'}` "
                   f"inside the kernel `{fn.name}`: a kernel's results leave through the tensors it "
@@ -395,9 +400,8 @@ _STATIC_ATTRIBUTES = frozenset({"shape", "dtype", "type", "numel", "element_ty",
                                 "fp_mantissa_width", "block_shape"})
 
 
-def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
-                         allowed_globals: set[str], aliases: dict[str, str],
-                         jit: JitFunctions) -> None:
+def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str], static_names: set[str],
+                         aliases: dict[str, str], jit: JitFunctions) -> None:
     """What Triton's compiler would refuse and its interpreter runs as Python on a block's values
     (red-team passes 32-34: `int(tl.load(p))`, `len(range(v))`, a loop over `range(v, v + 1)`,
     `1 if v else 0`, a `break` on a loaded value or a loaded value passed as a helper's constexpr
@@ -413,8 +417,6 @@ def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
     loops = {id(n.iter) for n in body if isinstance(n, ast.For)}
     arguments = {id(a) for n in body if isinstance(n, ast.Call)
                  for a in (*n.args, *(k.value for k in n.keywords))}
-    static_names = _static_names(fn, body, jit.static.get(fn.name, frozenset()),
-                                 allowed_globals, aliases)
     shapes = {id(n.value) for n in body if isinstance(n, ast.Assign) and isinstance(n.value, ast.List)
               and _static(n.value, static_names)}  # `shape = [BLOCK, 1]`: compile-time numbers
     for node in body:
@@ -435,9 +437,10 @@ def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
             what = "`**` of a run-time value (Triton's values have no power operator)"
         elif isinstance(node, (ast.For, ast.While)) and any(isinstance(n, ast.Return) for n in nodes(node)):
             what = "`return` inside a loop"
-        elif (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult))
-              and (isinstance(node.left, ast.Tuple) or isinstance(node.right, ast.Tuple))) or (
-                isinstance(node, ast.Tuple) and any(isinstance(e, ast.Starred) for e in node.elts)):
+        elif ((isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult))
+               and (isinstance(node.left, ast.Tuple) or isinstance(node.right, ast.Tuple))) or (
+                isinstance(node, ast.Tuple) and any(isinstance(e, ast.Starred) for e in node.elts))
+              ) and not _static(node, static_names):  # `(1,) + x.shape` is a compile-time shape
             what = "a tuple grown by `+`, `*` or `*unpacking`"
         elif isinstance(node, ast.For) and not (
                 isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Call)
@@ -458,7 +461,7 @@ def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in local:
             if node.func.id == "range" and id(node) not in loops:
                 what = "`range(...)` other than as a `for` loop's range"
-            elif node.func.id in _CONVERSIONS and not all(
+            elif node.func.id in _CONVERSIONS and not _static(node, static_names) and not all(
                     _static(a, static_names) for a in (*node.args, *(k.value for k in node.keywords))):
                 what = f"`{node.func.id}(...)` of a run-time value"
         if what:
@@ -471,23 +474,71 @@ def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str],
 def _static_names(fn: ast.FunctionDef, body: list, params: frozenset[str], allowed_globals: set[str],
                   aliases: dict[str, str]) -> set[str]:
     """Names known when `fn` compiles: its compile-time parameters and the allowed globals never
-    rebound in its body, and the index of a loop over compile-time bounds bound nowhere else."""
-    stores = collections.Counter(n.id for n in body if isinstance(n, ast.Name)
-                                 and not isinstance(n.ctx, ast.Load))
-    names = (set(params) | allowed_globals) - set(stores)
-    for _ in range(3):  # nested loops' bounds may use an outer loop's index
-        names |= {n.target.id for n in body if isinstance(n, ast.For)
-                  and isinstance(n.target, ast.Name) and stores[n.target.id] == 1
-                  and isinstance(n.iter, ast.Call) and dotted(n.iter.func, aliases) in _LOOPS
-                  and all(_static(a, names) for a in n.iter.args)}
-        # `BLOCK_R: tl.constexpr = triton.next_power_of_2(R)`, `shape = [BLOCK, 1]`: bound once
-        names |= {n.target.id for n in body if isinstance(n, ast.AnnAssign)
-                  and isinstance(n.target, ast.Name) and stores[n.target.id] == 1
-                  and n.value is not None and _static(n.value, names)}
-        names |= {n.targets[0].id for n in body if isinstance(n, ast.Assign)
-                  and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
-                  and stores[n.targets[0].id] == 1 and _static(n.value, names)}
+    rebound in its body, and a local every binding of which is compile-time: the index of a loop
+    over compile-time bounds, or an assignment of a compile-time value; bound more than once,
+    only through branches on compile-time tests and loops over compile-time bounds (`k = 0; if
+    v: k = 1` holds a bit of `v`). `len:p` marks a parameter never rebound (`len(strides)` of a
+    tuple argument is a compile-time number)."""
+    stored = {n.id for n in body if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    loads = collections.defaultdict(set)  # name -> ids of the nodes reading it
+    for n in body:
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            loads[n.id].add(id(n))
+    base = (set(params) | allowed_globals) - stored
+    base |= {f"len:{a.arg}" for a in _parameters(fn) if a.arg not in stored}
+    names = set(base)
+    for _ in range(4):  # a binding's value or context may use another static name
+        bindings: dict[str, list[tuple[bool, bool, set[int]]]] = {}
+        _collect_bindings(fn.body, True, names, aliases, bindings)
+        grown = base | {name for name, found in bindings.items()
+                        if all(value for value, _, _ in found)
+                        and (all(context for _, context, _ in found)
+                             or (len(found) == 1 and loads[name] <= found[0][2]))}
+        if grown == names:
+            break
+        names = grown
     return names
+
+
+def _collect_bindings(stmts: list, static_context: bool, names: set[str], aliases: dict[str, str],
+                      bindings: dict[str, list[tuple[bool, bool, set[int]]]]) -> None:
+    """name -> for each binding: whether it binds a compile-time value; whether only branches on
+    compile-time tests and loops over compile-time bounds lead to it; the ids of the nodes where
+    it holds (a loop's body, or the rest of the block): a binding elsewhere, read only there,
+    holds one compile-time value (a tl.static_range unrolls inside a run-time loop), but read
+    past its block it may hold any of several (`for j in range(4): if v >> j & 1: k = j`)."""
+    def bind(target: ast.AST, static: bool, context: bool, scope: list) -> None:
+        where = {id(n) for stmt in scope for n in nodes(stmt)}
+        for n in nodes(target):
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+                bindings.setdefault(n.id, []).append((static, context, where))
+
+    for i, stmt in enumerate(stmts):
+        if isinstance(stmt, ast.For):
+            static_bounds = (isinstance(stmt.iter, ast.Call) and dotted(stmt.iter.func, aliases) in _LOOPS
+                             and all(_static(a, names) for a in stmt.iter.args))
+            inner = static_context and static_bounds
+            bind(stmt.target, static_bounds and isinstance(stmt.target, ast.Name), static_context,
+                 stmt.body)
+        elif isinstance(stmt, ast.If):
+            inner = static_context and _static(stmt.test, names)
+        elif isinstance(stmt, ast.While):
+            inner = False
+        elif isinstance(stmt, ast.With):
+            inner = static_context
+            for item in stmt.items:
+                if item.optional_vars is not None:
+                    bind(item.optional_vars, False, static_context, stmt.body)
+        else:
+            value = getattr(stmt, "value", None)
+            targets = (stmt.targets if isinstance(stmt, ast.Assign)
+                       else [stmt.target] if isinstance(stmt, ast.AnnAssign) else [])
+            static = (static_context and value is not None and len(targets) == 1
+                      and isinstance(targets[0], ast.Name) and _static(value, names))
+            bind(stmt, static, static_context, stmts[i + 1:])  # augmented, walrus: run-time
+            continue
+        _collect_bindings(stmt.body, inner, names, aliases, bindings)
+        _collect_bindings(getattr(stmt, "orelse", []), inner, names, aliases, bindings)
 
 
 def _parameters(fn: ast.FunctionDef) -> list[ast.arg]:
@@ -613,7 +664,15 @@ def _static(node: ast.AST, names: set[str]) -> bool:
     if isinstance(node, ast.IfExp):
         return all(_static(v, names) for v in (node.test, node.body, node.orelse))
     if isinstance(node, ast.Call):
+        if (isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1
+                and isinstance(node.args[0], ast.Name) and f"len:{node.args[0].id}" in names):
+            return True  # the length of a tuple argument
         return all(_static(a, names) for a in node.args) and _static(node.func, names)
+    if isinstance(node, ast.JoinedStr):  # f"BLOCK={BLOCK}"
+        return all(_static(v, names) for v in node.values)
+    if isinstance(node, ast.FormattedValue):
+        return _static(node.value, names) and (node.format_spec is None
+                                               or _static(node.format_spec, names))
     return False
 
 
