@@ -67,7 +67,9 @@ def main() -> int:
             torch.cuda.synchronize()
             verdict = f"compiles ({y.item():g})"
         except Exception as exc:  # noqa: BLE001 - the error is the measurement
-            verdict = "refused: " + str(exc).replace("\n", " ")[-100:]
+            text = str(exc).replace("\n", " ")
+            verdict = ("refused: NameError, not a constexpr global" if "Cannot access global" in text
+                       else "refused: " + text[:100])
         print(f"{definition + '; ' + use:42} {verdict}")
     return 0
 
