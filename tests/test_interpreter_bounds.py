@@ -163,3 +163,22 @@ def test_a_loop_index_is_a_triton_scalar_as_on_a_gpu():
     guard, error = launch(interpreted(ragged_kinds), (1,), torch.tensor([7], dtype=torch.int32), out)
     assert error is None and guard.violation is None
     assert out.tolist() == [1, 0, 0]
+
+
+def updated_kinds(out_ptr):
+    """Stores 1 where an updated local is a Triton value, 0 where it is a Python number."""
+    m: tl.float32 = 0.0
+    k = 1
+    k += 2
+    tl.store(out_ptr, 1 if isinstance(m, tl.tensor) else 0)
+    tl.store(out_ptr + 1, 1 if isinstance(k, tl.tensor) else 0)
+
+
+def test_annotated_and_augmented_assignments_make_triton_values_as_on_a_gpu():
+    """Red-team pass 35: `m: tl.float32 = 0.0` and `m += c` kept Python numbers in the
+    interpreter (only a plain `x = v` became a Triton value), so a branch on loaded data chose
+    which constants Python added; compiled Triton makes both tensors."""
+    out = torch.full((2,), -1, dtype=torch.int32)
+    guard, error = launch(interpreted(updated_kinds), (1,), out)
+    assert error is None and guard.violation is None
+    assert out.tolist() == [1, 1]

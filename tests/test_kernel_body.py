@@ -340,6 +340,21 @@ def test_a_helper_gets_compile_time_values_only_where_the_compiler_needs_them(bo
     assert says in err.value.feedback
 
 
+@pytest.mark.parametrize("body", [
+    "if tl.load(x_ptr) > 0:\n        BLOCK = 2",
+    "while tl.load(x_ptr) > 0:\n        BLOCK += 1",
+])
+def test_a_compile_time_parameter_rebound_under_run_time_flow_is_refused(body):
+    """Red-team pass 35: Triton's compiler drops such an update; the interpreter kept it."""
+    with pytest.raises(StageFailure, match="rebinds its compile-time parameter `BLOCK`"):
+        check(body)
+
+
+def test_builtins_triton_does_not_know_are_refused():
+    with pytest.raises(StageFailure, match="`abs`, which is not triton.language"):
+        check("x = abs(x)")
+
+
 def test_compile_time_values_reach_helpers_and_local_constexprs():
     """A helper indexes a tuple by a parameter every call passes a constant (Triton specialises
     it), a local `X: tl.constexpr = ...` bounds a static loop, and a static loop's index inside

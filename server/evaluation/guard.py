@@ -583,7 +583,7 @@ def _loop_indices_as_values(original):
     index stays a number: a compile-time constant there too). The rest is the original's steps:
     its rewrite of assignments, locations, line numbers."""
     def transform(self, src):
-        tree = ast.parse(src)
+        tree = _as_plain_assignments(ast.parse(src))
         for loop in ast.walk(tree):
             if (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
                     and not _is_static_range(loop.iter)):
@@ -595,6 +595,27 @@ def _loop_indices_as_values(original):
         ast.increment_lineno(tree, self.def_file_lineno - 1)
         return tree
     return transform
+
+
+def _as_plain_assignments(tree: ast.AST) -> ast.AST:
+    """`x += e` as `x = x + e` and `x: T = e` (T not constexpr) as `x = e`, as Triton's compiler
+    treats them, so the interpreter's rewrite of plain assignments makes their values Triton
+    values too: kept as Python numbers, a branch on loaded data chose which constants Python
+    added to them (red-team pass 35)."""
+    class Rewrite(ast.NodeTransformer):
+        def visit_AugAssign(self, node):
+            if not isinstance(node.target, ast.Name):
+                return node
+            value = ast.BinOp(ast.Name(node.target.id, ast.Load()), node.op, node.value)
+            return ast.copy_location(ast.Assign([ast.Name(node.target.id, ast.Store())],
+                                                ast.copy_location(value, node)), node)
+
+        def visit_AnnAssign(self, node):
+            if (node.value is None or not isinstance(node.target, ast.Name)
+                    or "constexpr" in ast.unparse(node.annotation)):
+                return node
+            return ast.copy_location(ast.Assign([node.target], node.value), node)
+    return Rewrite().visit(tree)
 
 
 def _is_static_range(node: ast.AST) -> bool:

@@ -20,9 +20,8 @@ from .source_names import dotted, nodes, root
 from .stages import STATIC_CHECK, StageFailure
 
 # What the Triton compiler itself accepts by name in a kernel body.
-KERNEL_BUILTINS = frozenset({
-    "range", "min", "max", "len", "int", "float", "bool", "abs", "isinstance", "tuple",
-    "list", "zip", "enumerate", "divmod", "round", "pow",
+KERNEL_BUILTINS = frozenset({  # those Triton's compiler knows (its builtin_namespace), less
+    "range", "min", "max", "len", "int", "float", "isinstance", "list",  # getattr/hasattr/print
 })
 # Printing from a kernel: in the interpreter the values become host text, which a submission can
 # capture (redirect_stdout, numpy's print formatter) and compute on in Python.
@@ -301,9 +300,9 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
             what = f"the module `{module}`" if module else f"`{node.id}`"
             _fail(f"line {node.lineno}: the kernel `{fn.name}` uses {what}, which is not "
                   "triton.language, a @triton.jit function or a module-level constant (a name "
-                  "bound once, to a value built from literals, other constants, float()/int(), "
+                  "bound once, to `tl.constexpr(...)` of literals, other constants, float()/int(), "
                   "math, triton and torch.finfo/iinfo(dtype) limits); a kernel body may use only "
-                  "those, its own parameters and locals, and "
+                  "those, its own parameters and locals, and the builtins Triton's compiler knows: "
                   f"{', '.join(sorted(KERNEL_BUILTINS))}")
     called = {id(n.func) for n in body if isinstance(n, ast.Call)}
     tested = {id(t) for n in body if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
@@ -419,6 +418,13 @@ def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str], stati
                  for a in (*n.args, *(k.value for k in n.keywords))}
     shapes = {id(n.value) for n in body if isinstance(n, ast.Assign) and isinstance(n.value, ast.List)
               and _static(n.value, static_names)}  # `shape = [BLOCK, 1]`: compile-time numbers
+    bindings: dict[str, list[tuple[bool, bool, set[int]]]] = {}
+    _collect_bindings(fn.body, True, static_names, aliases, bindings)
+    for name in sorted(jit.static.get(fn.name, frozenset())):
+        if any(not context for _, context, _ in bindings.get(name, ())):
+            _fail(f"line {fn.lineno}: the kernel `{fn.name}` rebinds its compile-time parameter "
+                  f"`{name}` under a branch or loop on run-time values: Triton's compiler drops "
+                  "that update (the interpreter would keep it as a Python number); use a local")
     for node in body:
         what = None
         if (isinstance(node, ast.For) and isinstance(node.iter, ast.Call)
