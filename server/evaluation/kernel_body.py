@@ -402,17 +402,19 @@ _STATIC_ATTRIBUTES = frozenset({"shape", "dtype", "type", "numel", "element_ty",
 def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str], static_names: set[str],
                          aliases: dict[str, str], jit: JitFunctions) -> None:
     """What Triton's compiler would refuse and its interpreter runs as Python on a block's values
-    (red-team passes 32-34: `int(tl.load(p))`, `len(range(v))`, a loop over `range(v, v + 1)`,
+    (red-team passes 32-35: `int(tl.load(p))`, `len(range(v))`, a loop over `range(v, v + 1)`,
     `1 if v else 0`, a `break` on a loaded value or a loaded value passed as a helper's constexpr
     read the input's bits into Python numbers, comprehensions and tuples kept them, and Python
-    computed a convolution): comprehensions, lambdas, dicts and sets; lists other than a call's
-    (shape) argument or compile-time numbers; `for` loops other than over
-    range/tl.range/tl.static_range into a name; `range(...)` elsewhere; `break` and `continue`;
-    tuples grown by `+`, `*` or unpacking; and where the compiler needs a compile-time value
-    (literals, constexpr parameters, module constants never rebound, shapes and dtypes, indices
-    of loops over such bounds): every subscript, tl.static_range's bounds, int/float/bool/len,
-    tl.constexpr, and a jit function's constexpr parameters. A loop over bounds read from memory
-    (ragged, CSR) compiles, and is allowed: its index is no compile-time value."""
+    computed a convolution): syntax the code generator has no visitor for (`break`, `try`, ...);
+    comprehensions, lambdas, dicts and sets; lists other than a call's (shape) argument or
+    compile-time numbers; `for` loops other than over range/tl.range/tl.static_range into a
+    name; `range(...)` elsewhere; `return` inside a loop; `**` and tuples grown by `+`, `*` or
+    unpacking, of run-time values; a compile-time parameter rebound under run-time control
+    flow; and run-time values where the compiler needs compile-time ones (_static_names): every
+    subscript, shapes, sizes and axes, tl.static_range's bounds, tl.static_assert,
+    int/float/bool/len, tl.constexpr, and a jit function's constexpr parameters. A loop over
+    bounds read from memory (ragged, CSR) compiles, and is allowed: its index is a run-time
+    value."""
     loops = {id(n.iter) for n in body if isinstance(n, ast.For)}
     arguments = {id(a) for n in body if isinstance(n, ast.Call)
                  for a in (*n.args, *(k.value for k in n.keywords))}
@@ -474,7 +476,6 @@ def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str], stati
             _fail(f"line {node.lineno}: the kernel `{fn.name}` uses {what}: Triton's compiler "
                   "refuses it, and its interpreter would run it as Python on the kernel's values; "
                   "use tuples, tl operations and `x.to(dtype)`")
-
 
 
 def _static_names(fn: ast.FunctionDef, body: list, params: frozenset[str], allowed_globals: set[str],
