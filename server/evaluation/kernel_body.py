@@ -20,9 +20,8 @@ from .source_names import dotted, nodes, root
 from .stages import STATIC_CHECK, StageFailure
 
 # What the Triton compiler itself accepts by name in a kernel body.
-KERNEL_BUILTINS = frozenset({  # those Triton's compiler knows (its builtin_namespace), less
-    "range", "min", "max", "len", "int", "float", "isinstance", "list",  # getattr/hasattr/print
-})
+# The builtins Triton's compiler knows (its builtin_namespace), less getattr/hasattr/print.
+KERNEL_BUILTINS = frozenset({"range", "min", "max", "len", "int", "float", "isinstance", "list"})
 # Printing from a kernel: in the interpreter the values become host text, which a submission can
 # capture (redirect_stdout, numpy's print formatter) and compute on in Python.
 KERNEL_PRINTS = ("device_print", "static_print")
@@ -48,7 +47,8 @@ def kernel_globals(tree: ast.Module, aliases: dict[str, str],
     after the kernel is the plain function at run time). Returns the allowed names and, among
     them, the constants (never called in a kernel: `tl.constexpr`'s value is a field the file
     could set to a function; a name whose attributes or items the file sets is no constant), and
-    among those the plain ones, not made by `tl.constexpr(...)`, which a kernel may not read."""
+    the plain ones, bound to a value not made by `tl.constexpr(...)` (a number, `math.pi`),
+    which a kernel may not read."""
     jitted_ids = {id(fn) for fn in jitted}
     bindings: dict[str, list] = {}  # name -> [True | False | the assigned value]
     torch_imports: dict[str, list] = {}  # name -> [whether each binding is `import torch`]
@@ -386,7 +386,7 @@ _COMPILED_SYNTAX = (
 # static_assert on a loaded value was a bit of it). `None` as a position: every positional
 # from 1 on.
 _COMPILE_TIME_ARGUMENTS = {
-    "static_assert": ({0, 1}, {"cond", "msg"}), "static_range": ({0, 1, 2}, {"arg1", "arg2", "step"}),
+    "static_assert": ({0, 1}, {"cond", "msg"}),
     "zeros": ({0}, {"shape"}), "full": ({0}, {"shape"}), "arange": ({0, 1}, {"start", "end"}),
     "reshape": (None, {"shape"}), "view": (None, {"shape"}), "broadcast_to": (None, {"shape"}),
     "permute": (None, {"dims"}), "trans": (None, {"dims"}), "expand_dims": ({1}, {"axis"}),
@@ -431,7 +431,8 @@ def _check_python_values(fn: ast.FunctionDef, body: list, local: set[str], stati
         what = None
         if (isinstance(node, ast.For) and isinstance(node.iter, ast.Call)
                 and dotted(node.iter.func, aliases) == "triton.language.static_range"
-                and not all(_static(a, static_names) for a in node.iter.args)):
+                and not all(_static(a, static_names)
+                            for a in (*node.iter.args, *(k.value for k in node.iter.keywords)))):
             what = "a `tl.static_range` over bounds not known at compile time"
         elif (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
               and not _static(node.slice, static_names)):
@@ -572,8 +573,9 @@ def _run_time_constexpr(call: ast.Call, jit: JitFunctions, static_names: set[str
     callee = jit.by_name.get(call.func.id)
     if callee is None:
         return None
+    constexprs = _annotated_constexprs(callee)
     for name, arg in _bound_arguments(call, callee).items():
-        if name in _annotated_constexprs(callee) and arg is not None and not _static(arg, static_names):
+        if name in constexprs and arg is not None and not _static(arg, static_names):
             return name
     return None
 
