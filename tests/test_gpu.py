@@ -63,6 +63,7 @@ def test_adversarial_kernel_is_rejected_on_the_gpu_as_on_cpu(evaluator, path):
         assert result.stage != "scored", result.feedback
     else:
         assert result.error_class == expected, f"{result.stage}: {result.feedback}"
+        assert fields.get("says", "") in result.feedback, result.feedback  # the compiler's words
     assert result.reward == 0.0
 
 

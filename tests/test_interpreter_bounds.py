@@ -9,6 +9,7 @@ torch = pytest.importorskip("torch")
 import triton
 import triton.language as tl
 
+from server.evaluation import front_end
 from server.evaluation.guard import DispatchGuard, install_interpreter_hooks
 from server.evaluation.interpreter_bounds import KernelMemoryError
 
@@ -105,19 +106,22 @@ def kind_of_argument(out_ptr, z):
     SEEN.append(type(z))
 
 
-def test_a_blocks_text_in_a_launch_shows_no_values():
+def test_a_blocks_text_in_a_launch_shows_no_values(monkeypatch):
     """Red-team passes 30-31: the interpreter made a block's str/repr its values' text, which
-    host Python a kernel reached parsed and computed on; a GPU block has no such text."""
+    host Python a kernel reached parsed and computed on; a GPU block has no such text. (Triton's
+    front end refuses this kernel first, a global it cannot read: set aside to test the hook.)"""
+    monkeypatch.setattr(front_end, "check_launch", lambda *args, **kwargs: None)
     SEEN.clear()
     guard, error = launch(interpreted(text_of_block), (1,), torch.tensor([1.25, 2.5]), BLOCK=2)
     assert error is None and len(SEEN) == 1
     assert "1.25" not in SEEN[0] and "2.5" not in SEEN[0] and "Triton value" in SEEN[0]
 
 
-def test_numpy_scalar_arguments_reach_a_kernel_as_python_numbers():
+def test_numpy_scalar_arguments_reach_a_kernel_as_python_numbers(monkeypatch):
     """Red-team pass 31: a numpy scalar argument reached the body as itself, whose methods
     (`reshape`, `repeat`) built host arrays there; it arrives as the Python number a GPU launch
     takes it for."""
+    monkeypatch.setattr(front_end, "check_launch", lambda *args, **kwargs: None)  # host Python
     SEEN.clear()
     guard, error = launch(interpreted(kind_of_argument), (1,), torch.zeros(1), np.float32(2.0))
     assert error is None and guard.violation is None

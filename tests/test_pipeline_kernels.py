@@ -63,6 +63,7 @@ def test_adversarial_kernel_is_rejected_for_its_reason(evaluator, path):
         assert result.stage != "scored", result.feedback
     else:
         assert result.error_class == fields["expect"], f"{result.stage}: {result.feedback}"
+        assert fields.get("says", "") in result.feedback, result.feedback
     assert result.reward == 0.0 and not result.correct
     assert result.feedback
 

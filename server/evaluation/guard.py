@@ -42,7 +42,7 @@ from torch import _tensor_str
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from . import interpreter_bounds
+from . import front_end, interpreter_bounds
 
 ARITHMETIC = "arithmetic/reduction"
 SCALAR = "scalar extraction"
@@ -541,6 +541,8 @@ def install_interpreter_hooks() -> None:
     _wrap_once(interpreter.FunctionRewriter, "_transform_ast", _loop_indices_as_values)
     _wrap_once(interpreter.InterpretedFunction, "rewrite", _rewritten_here)
     _wrap_once(interpreter.GridExecutor, "__call__", _interpreted_launch)
+    _wrap_once(interpreter.InterpretedFunction, "run", _compiled_front_end_first)
+    _wrap_once(interpreter.InterpretedFunction, "__call__", _device_call_restored)
     if not getattr(interpreter._patch_lang_tensor, "_kernel_env_hook", False):
         interpreter._patch_lang_tensor = _blocks_without_text(interpreter._patch_lang_tensor)
 
@@ -741,6 +743,46 @@ def _interpreted_launch(original):
     return run
 
 
+def _compiled_front_end_first(original):
+    """Each launch, and each warm-up (which compiles on a GPU without launching), first goes
+    through Triton's compiler front end (`front_end`): a kernel the compiler refuses fails here
+    as its launch would on a GPU. (A failed `tl.static_assert` in a warm-up is the autotuner's
+    way to skip a config, `_first_config_when_interpreted`: not the step's failure.)"""
+    def run(self, *args, grid, warmup, **kwargs):
+        from triton.compiler.errors import CompileTimeAssertionFailure
+        try:
+            _check_constexpr_globals(self)
+            _check_launch_args(args, kwargs)
+            front_end.check_launch(self, tuple(_host_number(a) for a in args),
+                                   {k: _host_number(v) for k, v in kwargs.items()}, _paused)
+        except Exception as exc:
+            if not (warmup and isinstance(exc, CompileTimeAssertionFailure)):
+                _kernel_failed(exc)
+            raise
+        return original(self, *args, grid=grid, warmup=warmup, **kwargs)
+    return run
+
+
+def _device_call_restored(original):
+    """A `@triton.jit` function called from a kernel patches triton.language for its own module
+    (for triton.language's standard library: `tl.core`'s builtins and `tl.tensor`'s operators) and
+    never restores it: after one launch calling `tl.sum`, triton.language stayed the
+    interpreter's, and Triton's code generator (`front_end`) failed on honest kernels. The same
+    call, its patches undone when it returns."""
+    def call(self, *args, **kwargs):
+        from triton.runtime import interpreter
+        scope = interpreter._patch_lang(self.fn)
+        try:
+            fn = self.rewrite()
+            try:
+                return fn(*args, **kwargs)
+            except Exception as e:
+                raise interpreter.InterpreterError(repr(e)) from e
+        finally:
+            scope.restore()
+    return call
+
+
 def _check_constexpr_globals(kernel) -> None:
     """The kernel's module constants that are `tl.constexpr`s still hold plain values: the value
     is a field host code can set (`B = ACT; B.value = f`), and a function or an object of the
@@ -890,11 +932,25 @@ def _own_jit_function(arg, guard) -> bool:
 
 
 def _first_config_when_interpreted(original):
+    """An autotuned kernel runs one config in the interpreter: the first that compiles. On a
+    GPU the autotuner compiles every config it keeps after pruning: one whose `tl.static_assert`
+    fails is skipped, any other compile error fails the launch; each is warmed up here (the
+    front end, `_compiled_front_end_first`) to the same effect."""
     def run(self, *args, **kwargs):
         if len(self.configs) < 2 or not _interpreted(self.fn):
             return original(self, *args, **kwargs)
+        from triton.compiler.errors import CompileTimeAssertionFailure
+        configs = self.configs
+        self.nargs = dict(zip(self.arg_names, args))
+        viable = []
+        for config in self.prune_configs(kwargs):
+            try:
+                self.fn.run(*args, **{**kwargs, **config.all_kwargs(), "warmup": True})
+            except CompileTimeAssertionFailure:
+                continue
+            viable.append(config)
         # With one config Autotuner.run skips benchmarking and launches it with its meta-params.
-        configs, self.configs = self.configs, self.configs[:1]
+        self.configs = (viable or configs)[:1]
         _autotune_record["pruned_runs"] += 1
         try:
             return original(self, *args, **kwargs)

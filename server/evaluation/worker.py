@@ -183,8 +183,10 @@ def main(argv=None) -> None:
     import triton  # noqa: F401
     from . import pipeline  # noqa: F401
     if args.device == "cpu":
+        from . import front_end
         from .guard import install_interpreter_hooks
         install_interpreter_hooks()
+        front_end.prime()
     else:  # the interpreter compiles nothing
         prime_triton()
     host = Host(args.device, args.spares)

@@ -1,0 +1,159 @@
+"""Triton's own front end run on each interpreted launch (cpu evaluator).
+
+The interpreter runs a kernel's body as Python: it accepts kernels Triton's compiler refuses (a
+global the compiler cannot read, a block shaped by a run-time value, a loop-carried value that
+changes type, a `tl.dot` on tiles smaller than 16) and lets host Python compute where a GPU
+would compile. Before each interpreted launch the kernel goes through the code generator that a
+GPU launch runs (its AST to TTIR for an sm_90 target, which needs no GPU) with the launch's own
+signature and compile-time values; what it refuses fails the step with the compiler's own error,
+as the launch would on a GPU. The static kernel rules stay, as defence in depth and as earlier,
+clearer feedback.
+
+Under TRITON_INTERPRET every `@triton.jit` function (triton.language's standard library
+included) is an InterpretedFunction, which the code generator does not compile: for the length
+of one front-end run each is seen as the JITFunction a GPU process holds."""
+
+import contextlib
+import functools
+import sys
+import types
+
+_TARGET = ("cuda", 90, 32)
+# the decorator's arguments that change what compiles (not `repr`/`launch_metadata`: callables
+# the submission could pass, used only to name and profile launches)
+_JIT_OPTIONS = ("version", "do_not_specialize", "do_not_specialize_on_alignment", "debug", "noinline")
+_compiled: set = set()
+
+
+def prime() -> None:
+    """Imports the code generator and builds its backend and triton.language's JITFunctions in
+    the warm parent: a forked evaluation pays only its own kernels' runs (~10-40 ms each)."""
+    import triton.compiler.code_generator  # noqa: F401
+    _context()
+    with _standard_library_as_jit():
+        pass
+
+
+def check_launch(kernel, args: tuple, kwargs: dict, unwatched=contextlib.nullcontext) -> None:
+    """Raises the compiler's error for this launch of an InterpretedFunction, if it has one.
+    `unwatched` is the guard's pause, for Triton's reading of the (checked) arguments' types and
+    pointers only: the code generator itself runs watched, as on a GPU (a
+    `triton.constexpr_function` runs the submission's Python there)."""
+    from triton.compiler.compiler import ASTSource
+    from triton.runtime.jit import create_function_from_signature
+    backend, target = _backend()
+    twins = _JitTwins()
+    jit = twins.of(kernel)
+    args = tuple(twins.value(a) for a in args)
+    kwargs = {k: twins.value(v) for k, v in kwargs.items()}
+    binder = create_function_from_signature(jit.signature, jit.params, backend)
+    with unwatched():
+        bound, specialization, options = binder(*args, **kwargs)
+    options, signature, constexprs, attrs = jit._pack_args(backend, kwargs, bound, specialization, options)
+    key = (id(kernel), repr(signature), repr(sorted(constexprs.items(), key=repr)), repr(options))
+    if key in _compiled:
+        return
+    with _standard_library_as_jit():
+        ASTSource(jit, signature, constexprs, attrs).make_ir(
+            target, options, backend.get_codegen_implementation(options), backend.get_module_map(), _context())
+    _compiled.add(key)
+
+
+@functools.cache
+def _backend():
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import make_backend
+    target = GPUTarget(*_TARGET)
+    return make_backend(target), target
+
+
+def _context():
+    from triton._C.libtriton import ir
+    backend, _ = _backend()
+    context = ir.context()
+    ir.load_dialects(context)
+    backend.load_dialects(context)
+    return context
+
+
+class _JitTwins:
+    """The JITFunction a GPU process would hold for each InterpretedFunction: the same function
+    over its module's names, every InterpretedFunction among them (and in its closure) seen the
+    same way. Made afresh for each check: the module's names are read as they are at the
+    launch, as a GPU launch's compilation reads them."""
+
+    def __init__(self):
+        self._functions: dict[int, tuple] = {}
+        self._scopes: dict[int, tuple] = {}
+
+    def value(self, value, depth: int = 0):
+        from triton.runtime.interpreter import InterpretedFunction
+        if type(value) is InterpretedFunction:
+            return self.of(value)
+        if type(value) is tuple and depth < 4:
+            return tuple(self.value(v, depth + 1) for v in value)
+        return value
+
+    def of(self, interpreted):
+        from triton.runtime.jit import JITFunction
+        known = self._functions.get(id(interpreted))
+        if known is not None:
+            return known[1]
+        fn = interpreted.fn
+        jit = JITFunction.__new__(JITFunction)
+        self._functions[id(interpreted)] = (interpreted, jit)  # before the scope: recursion
+        closure = None if fn.__closure__ is None else tuple(self._cell(c) for c in fn.__closure__)
+        twin = types.FunctionType(fn.__code__, self._scope(fn.__globals__), fn.__name__, fn.__defaults__,
+                                  closure)
+        for attr in ("__kwdefaults__", "__qualname__", "__module__", "__annotations__", "__doc__"):
+            setattr(twin, attr, getattr(fn, attr))
+        options = {k: v for k, v in interpreted.kwargs.items() if k in _JIT_OPTIONS}
+        jit.__init__(twin, **options)
+        return jit
+
+    def _cell(self, cell):
+        try:
+            return types.CellType(self.value(cell.cell_contents))
+        except ValueError:  # not yet bound
+            return types.CellType()
+
+    def _scope(self, names: dict) -> dict:
+        known = self._scopes.get(id(names))
+        if known is not None:
+            return known[1]
+        scope: dict = {}
+        self._scopes[id(names)] = (names, scope)
+        scope.update({name: self.value(value) for name, value in list(names.items())})
+        return scope
+
+
+@contextlib.contextmanager
+def _standard_library_as_jit():
+    """triton.language's own `@jit` functions (tl.zeros, tl.sum, ...) as JITFunctions while
+    the code generator runs, restored after."""
+    from triton.runtime.interpreter import InterpretedFunction
+    changed = []
+    try:
+        for name, module in list(sys.modules.items()):
+            if not name.startswith("triton.language") or module is None:
+                continue
+            for attr, value in list(vars(module).items()):
+                if type(value) is InterpretedFunction:
+                    changed.append((module, attr, value))
+                    setattr(module, attr, _standard_jit(value))
+        yield
+    finally:
+        for module, attr, value in reversed(changed):
+            setattr(module, attr, value)
+
+
+_standard: dict[int, tuple] = {}
+
+
+def _standard_jit(interpreted):
+    from triton.runtime.jit import JITFunction
+    known = _standard.get(id(interpreted))
+    if known is None:
+        options = {k: v for k, v in interpreted.kwargs.items() if k in _JIT_OPTIONS}
+        known = _standard[id(interpreted)] = (interpreted, JITFunction(interpreted.fn, **options))
+    return known[1]

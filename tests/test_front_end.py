@@ -1,0 +1,128 @@
+"""Triton's own front end on interpreted launches (server/evaluation/front_end.py): the cpu
+evaluator accepts a kernel only when Triton's code generator would compile it for a GPU."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import triton
+import triton.language as tl
+from triton.compiler.errors import CompilationError
+
+from server.evaluation import front_end
+from server.evaluation.guard import DispatchGuard, install_interpreter_hooks
+
+
+def interpreted(fn):
+    """triton.jit, forced into the interpreter without leaking TRITON_INTERPRET to other tests."""
+    with triton.knobs.runtime.scope():
+        triton.knobs.runtime.interpret = True
+        return triton.jit(fn)
+
+
+def dot_tiles(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
+    r = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + r[:, None] * BLOCK + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * BLOCK + r[None, :])
+    tl.store(c_ptr + r[:, None] * BLOCK + r[None, :], tl.dot(a, b))
+
+
+def sum_of_squares(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    total = 0  # an int32 the loop re-assigns a float: the compiler refuses the loop
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+        total += tl.sum(x * x)
+    tl.store(out_ptr, total)
+
+
+def square(x):
+    return x * x
+
+
+SCALE = 2.0
+
+
+def squared(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, helper(tl.load(x_ptr + offs, mask=mask)), mask=mask)
+
+
+def reads_a_plain_global(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * SCALE, mask=mask)
+
+
+helper = interpreted(square)
+
+
+def launch(kernel, grid, *args, **kwargs):
+    install_interpreter_hooks()
+    guard = DispatchGuard("cpu")
+    with guard:
+        try:
+            kernel[grid](*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - the guard keeps the failure anyway
+            error = exc
+        else:
+            error = None
+    return guard, error
+
+
+def test_a_dot_on_tiles_below_the_compilers_minimum_is_refused_as_on_a_gpu():
+    a = torch.randn(8, 8)
+    c = torch.empty(8, 8)
+    guard, error = launch(interpreted(dot_tiles), (1,), a, a, c, BLOCK=8)
+    assert isinstance(guard.kernel_error, CompilationError)
+    assert "K >= 16" in str(guard.kernel_error)
+    guard, error = launch(interpreted(dot_tiles), (1,), torch.randn(16, 16), torch.randn(16, 16),
+                          torch.empty(16, 16), BLOCK=16)  # the same kernel at 16: compiles and runs
+    assert error is None and guard.kernel_error is None
+
+
+def test_a_loop_carried_value_that_changes_type_is_refused():
+    x = torch.randn(100)
+    guard, error = launch(interpreted(sum_of_squares), (1,), x, torch.empty(1), 100, BLOCK=32)
+    assert isinstance(guard.kernel_error, CompilationError)
+    assert "Loop-carried variable total" in str(guard.kernel_error)
+
+
+def test_a_plain_module_global_is_refused_as_the_compiler_refuses_it():
+    x = torch.randn(100)
+    guard, error = launch(interpreted(reads_a_plain_global), (1,), x, torch.empty(100), 100, BLOCK=128)
+    assert "Cannot access global variable SCALE" in str(guard.kernel_error)
+
+
+def test_a_helper_compiles_as_the_jit_function_a_gpu_holds():
+    """(A @triton.jit function passed as a constexpr argument: tests/kernels/legit's
+    relu_jit_function_as_constexpr, through the whole pipeline.)"""
+    x = torch.randn(100)
+    out = torch.empty_like(x)
+    guard, error = launch(interpreted(squared), (1,), x, out, 100, BLOCK=128)
+    assert error is None and guard.kernel_error is None
+    torch.testing.assert_close(out, x * x)
+
+
+def test_each_signature_compiles_once_and_the_standard_library_is_restored():
+    kernel = interpreted(sum_of_squares)
+    before = tl.sum
+    calls = []
+    original = front_end._standard_library_as_jit
+
+    def counted():
+        calls.append(1)
+        return original()
+    front_end._standard_library_as_jit = counted
+    try:
+        for _ in range(2):
+            with pytest.raises(CompilationError):
+                front_end.check_launch(kernel, (torch.randn(8), torch.empty(1), 8), {"BLOCK": 8})
+        kernel_ok = interpreted(dot_tiles)
+        args = (torch.randn(16, 16), torch.randn(16, 16), torch.empty(16, 16))
+        for _ in range(2):
+            front_end.check_launch(kernel_ok, args, {"BLOCK": 16})
+    finally:
+        front_end._standard_library_as_jit = original
+    assert len(calls) == 3  # the refused kernel each time, the accepted one once
+    assert tl.sum is before
