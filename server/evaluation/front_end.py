@@ -130,7 +130,10 @@ class _JitTwins:
 @contextlib.contextmanager
 def _standard_library_as_jit():
     """triton.language's own `@jit` functions (tl.zeros, tl.sum, ...) as JITFunctions while
-    the code generator runs, restored after."""
+    the code generator runs, restored after; so are the tensor methods made of them (`x.sum()`:
+    on a GPU `tl.tensor.sum` is the JITFunction itself, in the interpreter a wrapper around the
+    InterpretedFunction)."""
+    import triton.language as tl
     from triton.runtime.interpreter import InterpretedFunction
     changed = []
     try:
@@ -141,10 +144,23 @@ def _standard_library_as_jit():
                 if type(value) is InterpretedFunction:
                     changed.append((module, attr, value))
                     setattr(module, attr, _standard_jit(value))
+        for attr, value in list(vars(tl.core.tensor).items()):
+            wrapped = _member_of(value, InterpretedFunction)
+            if wrapped is not None:
+                changed.append((tl.core.tensor, attr, value))
+                setattr(tl.core.tensor, attr, _standard_jit(wrapped))
         yield
     finally:
-        for module, attr, value in reversed(changed):
-            setattr(module, attr, value)
+        for owner, attr, value in reversed(changed):
+            setattr(owner, attr, value)
+
+
+def _member_of(value, interpreted_type):
+    """The InterpretedFunction a `_tensor_member_fn` wrapper forwards to, if `value` is one."""
+    if type(value) is not types.FunctionType or not value.__qualname__.startswith("_tensor_member_fn."):
+        return None
+    cells = [c.cell_contents for c in value.__closure__ or ()]
+    return next((c for c in cells if type(c) is interpreted_type), None)
 
 
 _standard: dict[int, tuple] = {}
