@@ -126,3 +126,39 @@ def test_each_signature_compiles_once_and_the_standard_library_is_restored():
         front_end._standard_library_as_jit = original
     assert len(calls) == 3  # the refused kernel each time, the accepted one once
     assert tl.sum is before
+
+
+def scaled_square(x):
+    return x * x * SCALE  # a plain global: the compiler refuses it
+
+
+def test_a_helper_rebound_after_a_launch_is_compiled_again(monkeypatch):
+    """On a GPU a global a kernel read, rebound after it compiled, fails the next launch; here
+    the next launch compiles again, so the interpreter never runs a body the compiler did not
+    accept as it stands."""
+    import sys
+    kernel = interpreted(squared)
+    args = (torch.randn(8), torch.empty(8), 8)
+    front_end.check_launch(kernel, args, {"BLOCK": 8})
+    monkeypatch.setattr(sys.modules[__name__], "helper", interpreted(scaled_square))
+    with pytest.raises(CompilationError) as refused:  # at the call; the helper's error inside
+        front_end.check_launch(kernel, args, {"BLOCK": 8})
+    assert "Cannot access global variable SCALE" in str(refused.value.__cause__)
+
+
+def test_feedback_on_a_helpers_compile_error_says_where_in_the_helper_and_why():
+    """Triton's error at the call of a helper only points at the call; the reason is down its
+    chain of causes (on a GPU too): the feedback shows the helper's line and the reason."""
+    from server.evaluation.feedback import describe_exception
+    kernel = interpreted(squared)
+    args = (torch.randn(8), torch.empty(8), 8)
+    global helper
+    kept, helper = helper, interpreted(scaled_square)
+    try:
+        with pytest.raises(CompilationError) as refused:
+            front_end.check_launch(kernel, args, {"BLOCK": 8})
+    finally:
+        helper = kept
+    said = describe_exception(refused.value)
+    assert "helper(tl.load(" in said  # the call in the kernel
+    assert "return x * x * SCALE" in said and "Cannot access global variable SCALE" in said

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 
 MAX_FEEDBACK_CHARS = 2000
@@ -38,8 +39,32 @@ def _described(exc: BaseException, candidate_file: str | None) -> str:
     own = [f for f in frames if candidate_file and f.filename == candidate_file]
     where = "".join(f"  line {f.lineno}, in {f.name}: {(f.line or '').strip()}\n" for f in own[-3:])
     message = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-    message = _first_real_error(message) + _interpreter_hint(message, candidate_file)
+    reason = _compile_error_reason(exc, message)
+    message = _first_real_error(message) + reason + _interpreter_hint(message, candidate_file)
     return clip((where + message) if where else message)
+
+
+def _compile_error_reason(exc: BaseException, message: str) -> str:
+    """Triton reports an error inside a called @triton.jit function as a CompilationError that
+    points at the call (its message ends at the caret), the reason down its chain of causes:
+    the innermost compile error (where in the helper) and the error under it (what is wrong).
+    Only Triton's own error types are followed."""
+    errors = sys.modules.get("triton.compiler.errors")
+    kinds = () if errors is None else tuple(
+        getattr(errors, name, None) for name in
+        ("CompilationError", "CompileTimeAssertionFailure", "UnsupportedLanguageConstruct"))
+    if type(exc) not in kinds or not message.endswith("^"):
+        return ""
+    cause_of = BaseException.__dict__["__cause__"].__get__  # no property of a subclass
+    chain = [exc]
+    while len(chain) < 8 and type(chain[-1]) in kinds and cause_of(chain[-1]) is not None:
+        chain.append(cause_of(chain[-1]))
+    text = lambda e: "".join(traceback.format_exception_only(type(e), e)).strip()  # noqa: E731
+    innermost = [e for e in chain if type(e) in kinds][-1]
+    parts = [text(innermost)] if innermost is not exc else []
+    if type(chain[-1]) not in kinds and (text(innermost).endswith("^")):
+        parts.append(text(chain[-1]))
+    return "".join("\n" + part for part in parts)
 
 
 def _interpreter_hint(message: str, candidate_file: str | None) -> str:

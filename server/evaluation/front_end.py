@@ -23,6 +23,7 @@ _TARGET = ("cuda", 90, 32)
 # the submission could pass, used only to name and profile launches)
 _JIT_OPTIONS = ("version", "do_not_specialize", "do_not_specialize_on_alignment", "debug", "noinline")
 _compiled: set = set()
+_kept: list = []  # what the keys' ids name, kept alive: an id is not reused while in a key
 
 
 def prime() -> None:
@@ -50,9 +51,15 @@ def check_launch(kernel, args: tuple, kwargs: dict, unwatched=contextlib.nullcon
     with unwatched():
         bound, specialization, options = binder(*args, **kwargs)
     options, signature, constexprs, attrs = jit._pack_args(backend, kwargs, bound, specialization, options)
-    key = (id(kernel), repr(signature), repr(sorted(constexprs.items(), key=repr)), repr(options))
+    # the module's names in the key too: on a GPU a global the kernel read, rebound after it
+    # compiled, fails the launch ("has changed since we compiled this kernel"); here the launch
+    # compiles again, so what the interpreter runs is what the compiler accepted as it stands
+    names = list(kernel.fn.__globals__.items())
+    key = (id(kernel), repr(signature), repr(sorted(constexprs.items(), key=repr)), repr(options),
+           tuple((name, id(value)) for name, value in names))
     if key in _compiled:
         return
+    _kept.append(names)
     with _standard_library_as_jit():
         ASTSource(jit, signature, constexprs, attrs).make_ir(
             target, options, backend.get_codegen_implementation(options), backend.get_module_map(), _context())

@@ -753,6 +753,7 @@ def _compiled_front_end_first(original):
         try:
             _check_constexpr_globals(self)
             _check_launch_args(args, kwargs)
+            _check_launch_args(_parameter_defaults(self.fn), {})  # specialised as arguments too
             front_end.check_launch(self, tuple(_host_number(a) for a in args),
                                    {k: _host_number(v) for k, v in kwargs.items()}, _paused)
         except Exception as exc:
@@ -761,6 +762,10 @@ def _compiled_front_end_first(original):
             raise
         return original(self, *args, grid=grid, warmup=warmup, **kwargs)
     return run
+
+
+def _parameter_defaults(fn) -> list:
+    return [p.default for p in inspect.signature(fn).parameters.values() if p.default is not p.empty]
 
 
 def _device_call_restored(original):
