@@ -97,7 +97,7 @@ CUDA_FORBIDDEN_TEXT = MappingProxyType({
     "cugraph": STREAMS_REASON, "hostnode": "host callbacks run host code on the stream; launch kernels",
     "empty_cpu": _HOST_VISIBLE, "at::detail::": _HOST_VISIBLE, "at::native::": _DISPATCHER,
     "at::cpu::": _DISPATCHER, "dl_iterate_phdr": "loading libraries at run time is not allowed",
-    "wordexp": _PROCESSES, "_fork": _PROCESSES, "execveat": _PROCESSES, "sysenter": _PROCESSES,
+    "wordexp": _PROCESSES, "_fork": _PROCESSES, "execveat": _PROCESSES,
     "int $0x80": _PROCESSES, "open64": _FILES,
 })
 # Whole words and calls the substrings above cannot name without refusing honest identifiers.
