@@ -1,7 +1,6 @@
 # task: level1/19_ReLU
-# expect: output_mismatch
-# expect_gpu: compile_error
-# why: Triton's interpreter compiled a kernel from the last source line starting with `def `, here inside a string: it ran a body (numpy on the interpreter arrays) that the static check never read. Now it compiles the function's own def: the identity copy, which is wrong
+# expect: compile_error
+# why: Triton's interpreter compiled a kernel from the last source line starting with `def `, here inside a string: it ran a body (numpy on the interpreter arrays) that the static check never read. Now it compiles the function's own def (the identity copy, which is wrong); and since session 17 Triton's front end refuses the kernel first on the cpu evaluator as the compiler does on a GPU (a string is no Triton value)
 import torch
 import torch.nn as nn
 import triton
