@@ -57,6 +57,19 @@ def reads_a_plain_global(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 helper = interpreted(square)
 
 
+def applied(x, F: tl.constexpr = helper):
+    return F(x)
+
+
+apply_default = interpreted(applied)
+
+
+def squared_by_default(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, apply_default(tl.load(x_ptr + offs, mask=mask)), mask=mask)
+
+
 def launch(kernel, grid, *args, **kwargs):
     install_interpreter_hooks()
     guard = DispatchGuard("cpu")
@@ -162,3 +175,43 @@ def test_feedback_on_a_helpers_compile_error_says_where_in_the_helper_and_why():
     said = describe_exception(refused.value)
     assert "helper(tl.load(" in said  # the call in the kernel
     assert "return x * x * SCALE" in said and "Cannot access global variable SCALE" in said
+
+
+WORKSPACE = None
+
+
+def test_a_global_the_compiler_cannot_read_is_not_in_the_key_nor_kept_alive():
+    """A workspace tensor rebound every call (an honest pattern) neither recompiles the kernel
+    nor stays alive in the front end's cache (false-rejection probe 11: 256 MB a call)."""
+    import gc
+    import weakref
+    global WORKSPACE
+    kernel = interpreted(squared)
+    args = (torch.randn(8), torch.empty(8), 8)
+    calls = []
+    original = front_end._standard_library_as_jit
+
+    def counted():
+        calls.append(1)
+        return original()
+    front_end._standard_library_as_jit = counted
+    try:
+        for _ in range(3):
+            WORKSPACE = torch.empty(1024)
+            seen = weakref.ref(WORKSPACE)
+            front_end.check_launch(kernel, args, {"BLOCK": 8})
+    finally:
+        front_end._standard_library_as_jit = original
+    WORKSPACE = None
+    gc.collect()
+    assert seen() is None
+    assert len(calls) <= 1  # compiled once at most (an earlier test may have compiled it)
+
+
+def test_a_jit_function_as_a_parameter_default_compiles():
+    """(False-rejection probe 11: defaults had stayed InterpretedFunctions.)"""
+    x = torch.randn(100)
+    out = torch.empty_like(x)
+    guard, error = launch(interpreted(squared_by_default), (1,), x, out, 100, BLOCK=128)
+    assert error is None and guard.kernel_error is None
+    torch.testing.assert_close(out, x * x)

@@ -140,6 +140,7 @@ def test_kernel_bodies_reaching_python_objects_are_refused(module, body, params,
 @pytest.mark.parametrize("body", [
     "x = x * tl.math.exp(x)", "x = libdevice.exp(x)", "x = tl.extra.cuda.libdevice.fast_expf(x)",
     "x = tl.where(x > 0, x, tl.zeros_like(x)) * math.pi", "acc = tl.zeros((BLOCK,), dtype=tl.float32)",
+    "x = tl.maximum(x, 0.0, propagate_nan=tl.PropagateNan.ALL)",  # an enum of the compiler's
 ])
 def test_triton_languages_own_operations_types_and_constants_pass(body):
     check(body=body)
@@ -148,6 +149,7 @@ def test_triton_languages_own_operations_types_and_constants_pass(body):
 @pytest.mark.parametrize("body", [
     "call = tl.core.typing.operator.call",  # the stdlib, reached through triton.language's modules
     "spec = tl.extra.module_from_spec",
+    "b = tl.core.ir.builder",  # where PropagateNan's class lives: the interpreter's machinery
     "x = x + triton.testing.do_bench(n)",  # triton's host helpers are not kernel operations
     # (triton.cdiv and triton.next_power_of_2 are: constexpr functions, probe 5)
 ])

@@ -51,10 +51,11 @@ def check_launch(kernel, args: tuple, kwargs: dict, unwatched=contextlib.nullcon
     with unwatched():
         bound, specialization, options = binder(*args, **kwargs)
     options, signature, constexprs, attrs = jit._pack_args(backend, kwargs, bound, specialization, options)
-    # the module's names in the key too: on a GPU a global the kernel read, rebound after it
-    # compiled, fails the launch ("has changed since we compiled this kernel"); here the launch
-    # compiles again, so what the interpreter runs is what the compiler accepted as it stands
-    names = list(kernel.fn.__globals__.items())
+    # the module's names the compiler can read in the key too: on a GPU such a global, rebound
+    # after the kernel compiled, fails the launch ("has changed since we compiled this kernel");
+    # here the launch compiles again, so what the interpreter runs is what the compiler accepted
+    # as it stands (tensors and other objects it cannot read are left out, and not kept alive)
+    names = [(name, value) for name, value in list(kernel.fn.__globals__.items()) if _compile_time(value)]
     key = (id(kernel), repr(signature), repr(sorted(constexprs.items(), key=repr)), repr(options),
            tuple((name, id(value)) for name, value in names))
     if key in _compiled:
@@ -64,6 +65,15 @@ def check_launch(kernel, args: tuple, kwargs: dict, unwatched=contextlib.nullcon
         ASTSource(jit, signature, constexprs, attrs).make_ir(
             target, options, backend.get_codegen_implementation(options), backend.get_module_map(), _context())
     _compiled.add(key)
+
+
+def _compile_time(value) -> bool:
+    """A global Triton's code generator can read (by type: no code of the value's own runs)."""
+    import triton.language as tl
+    from triton.runtime.interpreter import InterpretedFunction
+    kind = type(value)
+    return (kind is InterpretedFunction or kind is tl.constexpr or kind is tuple
+            or isinstance(value, types.ModuleType) or issubclass(kind, tl.dtype))
 
 
 @functools.cache
@@ -110,10 +120,12 @@ class _JitTwins:
         jit = JITFunction.__new__(JITFunction)
         self._functions[id(interpreted)] = (interpreted, jit)  # before the scope: recursion
         closure = None if fn.__closure__ is None else tuple(self._cell(c) for c in fn.__closure__)
-        twin = types.FunctionType(fn.__code__, self._scope(fn.__globals__), fn.__name__, fn.__defaults__,
-                                  closure)
-        for attr in ("__kwdefaults__", "__qualname__", "__module__", "__annotations__", "__doc__"):
+        defaults = None if fn.__defaults__ is None else tuple(self.value(d) for d in fn.__defaults__)
+        twin = types.FunctionType(fn.__code__, self._scope(fn.__globals__), fn.__name__, defaults, closure)
+        for attr in ("__qualname__", "__module__", "__annotations__", "__doc__"):
             setattr(twin, attr, getattr(fn, attr))
+        twin.__kwdefaults__ = None if fn.__kwdefaults__ is None else {
+            k: self.value(v) for k, v in fn.__kwdefaults__.items()}
         options = {k: v for k, v in interpreted.kwargs.items() if k in _JIT_OPTIONS}
         jit.__init__(twin, **options)
         return jit

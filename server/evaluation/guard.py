@@ -915,7 +915,7 @@ def _check_launch_args(args, kwargs) -> None:
     if guard is None:
         return
     for arg in (*args, *kwargs.values()):
-        if _own_jit_function(arg, guard):
+        if _own_jit_function(arg, guard) or _triton_language_jit_function(arg):
             continue
         problem = _launch_arg_problem(arg)  # lists of arguments are looked into
         if problem:
@@ -934,6 +934,18 @@ def _own_jit_function(arg, guard) -> bool:
     fn = object.__getattribute__(arg, "fn")
     return (type(fn) is types.FunctionType and fn.__code__.co_filename in guard._files
             and fn.__code__.co_name in guard.jit_names and fn.__closure__ is None)
+
+
+def _triton_language_jit_function(arg) -> bool:
+    """One of triton.language's own @jit functions (`ACT=tl.sigmoid`): Triton's code, the one
+    its module holds under that name."""
+    from triton.runtime.interpreter import InterpretedFunction
+    if type(arg) is not InterpretedFunction:
+        return False
+    fn = object.__getattribute__(arg, "fn")
+    if type(fn) is not types.FunctionType or not fn.__module__.startswith("triton.language"):
+        return False
+    return getattr(sys.modules.get(fn.__module__), fn.__name__, None) is arg
 
 
 def _first_config_when_interpreted(original):

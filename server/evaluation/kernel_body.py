@@ -31,6 +31,10 @@ KERNEL_REFUSED_BUILTINS = frozenset({"getattr", "hasattr", "setattr", "delattr",
 KERNEL_MODULES = ("triton", "triton.language", "math")  # imports a kernel may read
 # triton's constexpr functions, made to be called in kernels on constexprs
 KERNEL_TRITON_FUNCTIONS = frozenset({"triton.cdiv", "triton.next_power_of_2"})
+# triton.language's re-exports of its compiler's enums, by value (the enum class lives in
+# triton._C, whose other names are the interpreter's machinery): false-rejection probe 11
+KERNEL_TRITON_ENUM_VALUES = frozenset({"triton.language.PropagateNan.ALL",
+                                       "triton.language.PropagateNan.NONE"})
 _INTERPRETER_ARRAYS = ("handle", "data")
 
 
@@ -755,7 +759,7 @@ def _within_triton_language(name: str) -> bool:
     """Whether every link of the dotted name after its module is defined in triton.language (or
     math): `tl.core.typing.operator.call` or `tl.extra.module_from_spec` are stdlib callables
     reachable through triton.language's modules, and a local holding one would be called freely."""
-    if name in KERNEL_TRITON_FUNCTIONS:
+    if name in KERNEL_TRITON_FUNCTIONS or name in KERNEL_TRITON_ENUM_VALUES:
         return True
     parts = name.split(".")
     if parts[0] not in ("math", "triton"):
