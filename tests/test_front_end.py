@@ -4,19 +4,11 @@ evaluator accepts a kernel only when Triton's code generator would compile it fo
 import pytest
 
 torch = pytest.importorskip("torch")
-import triton
 import triton.language as tl
 from triton.compiler.errors import CompilationError
 
 from server.evaluation import front_end
-from server.evaluation.guard import DispatchGuard, install_interpreter_hooks
-
-
-def interpreted(fn):
-    """triton.jit, forced into the interpreter without leaking TRITON_INTERPRET to other tests."""
-    with triton.knobs.runtime.scope():
-        triton.knobs.runtime.interpret = True
-        return triton.jit(fn)
+from tests.interpreted_launch import interpreted, launch
 
 
 def dot_tiles(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
@@ -70,19 +62,6 @@ def squared_by_default(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, apply_default(tl.load(x_ptr + offs, mask=mask)), mask=mask)
 
 
-def launch(kernel, grid, *args, **kwargs):
-    install_interpreter_hooks()
-    guard = DispatchGuard("cpu")
-    with guard:
-        try:
-            kernel[grid](*args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - the guard keeps the failure anyway
-            error = exc
-        else:
-            error = None
-    return guard, error
-
-
 def test_a_dot_on_tiles_below_the_compilers_minimum_is_refused_as_on_a_gpu():
     a = torch.randn(8, 8)
     c = torch.empty(8, 8)
@@ -117,27 +96,30 @@ def test_a_helper_compiles_as_the_jit_function_a_gpu_holds():
     torch.testing.assert_close(out, x * x)
 
 
-def test_each_signature_compiles_once_and_the_standard_library_is_restored():
-    kernel = interpreted(sum_of_squares)
-    before = tl.sum
-    calls = []
+@pytest.fixture
+def compiles(monkeypatch) -> list:
+    """The front end's code-generator runs, counted."""
+    runs = []
     original = front_end._standard_library_as_jit
 
     def counted():
-        calls.append(1)
+        runs.append(1)
         return original()
-    front_end._standard_library_as_jit = counted
-    try:
-        for _ in range(2):
-            with pytest.raises(CompilationError):
-                front_end.check_launch(kernel, (torch.randn(8), torch.empty(1), 8), {"BLOCK": 8})
-        kernel_ok = interpreted(dot_tiles)
-        args = (torch.randn(16, 16), torch.randn(16, 16), torch.empty(16, 16))
-        for _ in range(2):
-            front_end.check_launch(kernel_ok, args, {"BLOCK": 16})
-    finally:
-        front_end._standard_library_as_jit = original
-    assert len(calls) == 3  # the refused kernel each time, the accepted one once
+    monkeypatch.setattr(front_end, "_standard_library_as_jit", counted)
+    return runs
+
+
+def test_each_signature_compiles_once_and_the_standard_library_is_restored(compiles):
+    kernel = interpreted(sum_of_squares)
+    before = tl.sum
+    for _ in range(2):
+        with pytest.raises(CompilationError):
+            front_end.check_launch(kernel, (torch.randn(8), torch.empty(1), 8), {"BLOCK": 8})
+    kernel_ok = interpreted(dot_tiles)
+    args = (torch.randn(16, 16), torch.randn(16, 16), torch.empty(16, 16))
+    for _ in range(2):
+        front_end.check_launch(kernel_ok, args, {"BLOCK": 16})
+    assert len(compiles) == 3  # the refused kernel each time, the accepted one once
     assert tl.sum is before
 
 
@@ -180,7 +162,7 @@ def test_feedback_on_a_helpers_compile_error_says_where_in_the_helper_and_why():
 WORKSPACE = None
 
 
-def test_a_global_the_compiler_cannot_read_is_not_in_the_key_nor_kept_alive():
+def test_a_global_the_compiler_cannot_read_is_not_in_the_key_nor_kept_alive(compiles):
     """A workspace tensor rebound every call (an honest pattern) neither recompiles the kernel
     nor stays alive in the front end's cache (false-rejection probe 11: 256 MB a call)."""
     import gc
@@ -188,24 +170,14 @@ def test_a_global_the_compiler_cannot_read_is_not_in_the_key_nor_kept_alive():
     global WORKSPACE
     kernel = interpreted(squared)
     args = (torch.randn(8), torch.empty(8), 8)
-    calls = []
-    original = front_end._standard_library_as_jit
-
-    def counted():
-        calls.append(1)
-        return original()
-    front_end._standard_library_as_jit = counted
-    try:
-        for _ in range(3):
-            WORKSPACE = torch.empty(1024)
-            seen = weakref.ref(WORKSPACE)
-            front_end.check_launch(kernel, args, {"BLOCK": 8})
-    finally:
-        front_end._standard_library_as_jit = original
+    for _ in range(3):
+        WORKSPACE = torch.empty(1024)
+        seen = weakref.ref(WORKSPACE)
+        front_end.check_launch(kernel, args, {"BLOCK": 8})
     WORKSPACE = None
     gc.collect()
     assert seen() is None
-    assert len(calls) <= 1  # compiled once at most (an earlier test may have compiled it)
+    assert len(compiles) <= 1  # compiled once at most (an earlier test may have compiled it)
 
 
 def test_a_jit_function_as_a_parameter_default_compiles():

@@ -6,19 +6,12 @@ import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
-import triton
 import triton.language as tl
 
 from server.evaluation import front_end
-from server.evaluation.guard import DispatchGuard, install_interpreter_hooks
+from server.evaluation.guard import DispatchGuard
 from server.evaluation.interpreter_bounds import KernelMemoryError
-
-
-def interpreted(fn):
-    """triton.jit, forced into the interpreter without leaking TRITON_INTERPRET to other tests."""
-    with triton.knobs.runtime.scope():
-        triton.knobs.runtime.interpret = True
-        return triton.jit(fn)
+from tests.interpreted_launch import interpreted, launch
 
 
 def scale(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
@@ -45,19 +38,6 @@ def write_at(out_ptr, offset):
 
 def read_address(address, out_ptr):
     tl.store(out_ptr, tl.load(address.to(tl.pointer_type(tl.int64))))
-
-
-def launch(kernel, grid, *args, **kwargs):
-    install_interpreter_hooks()
-    guard = DispatchGuard("cpu")
-    with guard:
-        try:
-            kernel[grid](*args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - the guard keeps the failure anyway
-            error = exc
-        else:
-            error = None
-    return guard, error
 
 
 def test_honest_kernels_touch_only_their_tensors():
