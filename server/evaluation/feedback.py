@@ -61,8 +61,9 @@ def _compile_error_reason(exc: BaseException, message: str) -> str:
         chain.append(cause_of(chain[-1]))
     text = lambda e: "".join(traceback.format_exception_only(type(e), e)).strip()  # noqa: E731
     innermost = [e for e in chain if type(e) in kinds][-1]
-    parts = [text(innermost)] if innermost is not exc else []
-    if type(chain[-1]) not in kinds and (text(innermost).endswith("^")):
+    where = text(innermost)
+    parts = [where] if innermost is not exc else []
+    if type(chain[-1]) not in kinds and where.endswith("^"):
         parts.append(text(chain[-1]))
     return "".join("\n" + part for part in parts)
 

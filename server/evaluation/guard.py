@@ -765,7 +765,11 @@ def _compiled_front_end_first(original):
 
 
 def _parameter_defaults(fn) -> list:
-    return [p.default for p in inspect.signature(fn).parameters.values() if p.default is not p.empty]
+    """A kernel's parameter defaults, read off the function (no signature machinery, which
+    follows attributes a function may be given)."""
+    if type(fn) is not types.FunctionType:
+        return []
+    return [*(fn.__defaults__ or ()), *(fn.__kwdefaults__ or {}).values()]
 
 
 def _device_call_restored(original):
@@ -943,9 +947,10 @@ def _triton_language_jit_function(arg) -> bool:
     if type(arg) is not InterpretedFunction:
         return False
     fn = object.__getattribute__(arg, "fn")
-    if type(fn) is not types.FunctionType or not fn.__module__.startswith("triton.language"):
+    module = getattr(fn, "__module__", None) if type(fn) is types.FunctionType else None
+    if type(module) is not str or not module.startswith("triton.language"):
         return False
-    return getattr(sys.modules.get(fn.__module__), fn.__name__, None) is arg
+    return getattr(sys.modules.get(module), fn.__name__, None) is arg
 
 
 def _first_config_when_interpreted(original):
