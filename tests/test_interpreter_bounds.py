@@ -166,3 +166,29 @@ def test_annotated_and_augmented_assignments_make_triton_values_as_on_a_gpu():
     guard, error = launch(interpreted(updated_kinds), (1,), out)
     assert error is None and guard.violation is None
     assert out.tolist() == [1, 1]
+
+
+def combine_recording(a, b):
+    r = 0.0
+    SEEN.append(type(r))
+    return a + b + r
+
+
+combine_recorded = interpreted(combine_recording)
+
+
+def reduce_by_combine(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    tl.store(out_ptr, tl.reduce(tl.load(x_ptr + tl.arange(0, BLOCK)), 0, combine_recorded))
+
+
+def test_a_combine_runs_its_rewritten_body_as_a_jit_function_does(monkeypatch):
+    """Red-team pass 36: the interpreter's tl.reduce called a combine's original Python, where
+    `r = 0.0` stayed a Python float (a Triton value in compiled code and in every other body
+    the interpreter runs). (The front end refuses the recording itself: set aside.)"""
+    monkeypatch.setattr(front_end, "check_launch", lambda *args, **kwargs: None)
+    SEEN.clear()
+    out = torch.zeros(1)
+    guard, error = launch(interpreted(reduce_by_combine), (1,), torch.arange(4.0), out, BLOCK=4)
+    assert error is None and guard.violation is None
+    assert SEEN and float not in SEEN
+    assert out.item() == 6.0

@@ -61,7 +61,7 @@ def check(body="", module="", params=""):
      "x = act(x) + BLOCK2 + triton.cdiv(BLOCK, 2)"),
     ("", "x = x.to(out_ptr.dtype.element_ty) + x.shape[0] + x.dtype.primitive_bitwidth + BLOCK.value\n"
      "    t = x.T\n    y = tl.zeros_like(x).to(tl.pointer_type(tl.float16).element_ty)\n"
-     "    ok = isinstance(x, (tl.tensor, tl.constexpr))\n    y: tl.tensor = x"),
+     "    y: tl.tensor = x"),
 ], ids=["jit-and-libdevice", "constant", "constexpr", "tuple-and-math", "triton-values",
         "math-module", "builtins", "methods-of-values", "float-inf-constexpr", "number-casts",
         "dtype-limits", "aliases-called", "probe-5-constants", "attributes-of-values"])
@@ -121,13 +121,16 @@ def test_a_plain_module_value_read_in_a_kernel_is_refused_as_triton_compiler_ref
     ("", "make = tl.core.tensor\n    y = make(0, tl.float32)", "", "triton.language.core.tensor"),
     ("FSUM = math.fsum", "t = FSUM((1.0, 2.0))", "", "math"),
     ("T = tl.core.tensor", "y = T(0, tl.float32)", "", "triton"),
+    # red-team pass 36: answered at compile time by the compiler, at run time by the interpreter
+    ("", "if isinstance(x, tl.tensor):\n        x = x * 0.0", "", "isinstance"),
 ], ids=["dict-entry", "alias", "container", "list", "global-statement", "rebound-builtin",
         "numpy", "handle", "getattr", "other-builtin", "default-argument",
         "constant-from-rebound-module", "f-string", "percent-format", "str-format",
         "method-of-a-python-value", "rebound-float", "cast-of-numpy", "finfo-of-a-tensor",
         "finfo-other-field", "finfo-of-a-fake-torch", "constexpr-value-set", "constexpr-setattr",
         "constant-called", "bound-method-read", "constant-method-read", "math-function-read",
-        "tensor-constructed", "tensor-class-read", "math-function-alias", "tensor-class-alias"])
+        "tensor-constructed", "tensor-class-read", "math-function-alias", "tensor-class-alias",
+        "isinstance"])
 def test_kernel_bodies_reaching_python_objects_are_refused(module, body, params, names):
     with pytest.raises(StageFailure) as err:
         check(body, module, params)

@@ -543,6 +543,7 @@ def install_interpreter_hooks() -> None:
     _wrap_once(interpreter.GridExecutor, "__call__", _interpreted_launch)
     _wrap_once(interpreter.InterpretedFunction, "run", _compiled_front_end_first)
     _wrap_once(interpreter.InterpretedFunction, "__call__", _device_call_restored)
+    _wrap_once(interpreter.ReduceScanOpInterface, "__init__", _combine_as_compiled)
     if not getattr(interpreter._patch_lang_tensor, "_kernel_env_hook", False):
         interpreter._patch_lang_tensor = _blocks_without_text(interpreter._patch_lang_tensor)
 
@@ -780,6 +781,7 @@ def _device_call_restored(original):
     call, its patches undone when it returns."""
     def call(self, *args, **kwargs):
         from triton.runtime import interpreter
+        _check_constexpr_parameters(self, args, kwargs)
         scope = interpreter._patch_lang(self.fn)
         try:
             fn = self.rewrite()
@@ -790,6 +792,60 @@ def _device_call_restored(original):
         finally:
             scope.restore()
     return call
+
+
+def _check_constexpr_parameters(function, args, kwargs) -> None:
+    """A called function's `tl.constexpr` parameters take no run-time block. Neither Triton's
+    compiler nor its interpreter enforces the annotation for a function called through a value
+    (`ACT(x)`, a reduction's combine), while the static rules read such a parameter as
+    compile-time: `b: tl.constexpr` given the loaded data made `int(b)` and math on it host
+    Python (red-team pass 36)."""
+    import triton.language as tl
+    fn = object.__getattribute__(function, "fn")
+    if type(fn) is not types.FunctionType:
+        return
+    names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
+    given = {**dict(zip(names, args)), **kwargs}
+    for name, annotation in (fn.__annotations__ or {}).items():
+        constexpr = annotation is tl.constexpr or (type(annotation) is str and "constexpr" in annotation)
+        if constexpr and isinstance(given.get(name), tl.core.tensor):
+            raise TypeError(f"`{fn.__name__}` was given a run-time value for its tl.constexpr "
+                            f"parameter `{name}`; pass a compile-time value, or drop the annotation")
+
+
+def _combine_as_compiled(original):
+    """The interpreter's tl.reduce and tl.associative_scan called a combine function's original
+    Python (`combine_fn.fn`), not its rewritten body: there assignments stayed Python numbers and
+    a loop's index a Python int (what `_loop_indices_as_values` and `_as_plain_assignments` make
+    Triton values, as on a GPU), and a `tl.constexpr` parameter took the data (red-team pass
+    36). The combine is now called as a @triton.jit function is: its rewritten body, its
+    constexpr parameters checked."""
+    def init(self, axis, combine_fn, *args, **kwargs):
+        original(self, axis, combine_fn, *args, **kwargs)
+        from triton.runtime.interpreter import InterpretedFunction
+        if type(combine_fn) is InterpretedFunction:
+            self.combine_fn = _CompiledCombine(combine_fn)
+    return init
+
+
+class _CompiledCombine:
+    """A combine function as the interpreter's reductions use it: `.fn(*values)` runs its
+    rewritten body; equal to the function it wraps (the interpreter's fast paths for
+    triton.language's own combines compare it)."""
+
+    def __init__(self, function):
+        self.function = function
+        body = function.rewrite()
+
+        def fn(*args):
+            _check_constexpr_parameters(function, args, {})
+            return body(*args)
+        self.fn = fn
+
+    def __eq__(self, other):
+        return self.function is other
+
+    __hash__ = None
 
 
 def _check_constexpr_globals(kernel) -> None:

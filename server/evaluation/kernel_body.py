@@ -21,7 +21,13 @@ from .stages import STATIC_CHECK, StageFailure
 
 # What the Triton compiler itself accepts by name in a kernel body.
 # The builtins Triton's compiler knows (its builtin_namespace), less getattr/hasattr/print.
-KERNEL_BUILTINS = frozenset({"range", "min", "max", "len", "int", "float", "isinstance", "list"})
+KERNEL_BUILTINS = frozenset({"range", "min", "max", "len", "int", "float", "list"})
+# Answered at compile time by Triton's compiler (which compiles only the branch it picks) and at
+# run time by its interpreter, about different kinds of values (a constexpr parameter is a
+# tl.constexpr to one and a Python number to the other; a conditional expression on a run-time
+# value a tensor to one and a Python number to the other): the interpreter ran the branch the
+# compiler never compiled (red-team pass 36)
+KERNEL_DIVERGENT_BUILTINS = frozenset({"isinstance"})
 # Printing from a kernel: in the interpreter the values become host text, which a submission can
 # capture (redirect_stdout, numpy's print formatter) and compute on in Python.
 KERNEL_PRINTS = ("device_print", "static_print")
@@ -294,6 +300,11 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
         if node.id in constants and any(isinstance(p, ast.Call) and p.func is node for p in body):
             _fail(f"line {node.lineno}: the kernel `{fn.name}` calls `{node.id}`, a constant: a "
                   "kernel may call only @triton.jit functions, triton.language and the builtins")
+        if node.id in KERNEL_DIVERGENT_BUILTINS and node.id not in allowed_globals:
+            _fail(f"line {node.lineno}: `{node.id}` inside the kernel `{fn.name}`: Triton's compiler "
+                  "answers it at compile time and its interpreter at run time, about different "
+                  "kinds of values, so the two would run different branches; branch on "
+                  "`tl.constexpr` parameters' values or on dtypes (`x.dtype == tl.float16`) instead")
         if node.id in KERNEL_REFUSED_BUILTINS and node.id not in allowed_globals:
             _fail(f"line {node.lineno}: `{node.id}` inside the kernel `{fn.name}` reaches the "
                   "interpreter's objects (`getattr(x, 'handle')`); use triton.language operations")
@@ -309,11 +320,8 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
                   "those, its own parameters and locals, and the builtins Triton's compiler knows: "
                   f"{', '.join(sorted(KERNEL_BUILTINS))}")
     called = {id(n.func) for n in body if isinstance(n, ast.Call)}
-    tested = {id(t) for n in body if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-              and n.func.id == "isinstance" and len(n.args) == 2
-              for t in (n.args[1].elts if isinstance(n.args[1], ast.Tuple) else [n.args[1]])}
     # a local's annotation (`pid: tl.tensor = ...`) is never evaluated
-    tested |= {id(a) for n in body if isinstance(n, ast.AnnAssign) for a in nodes(n.annotation)}
+    tested = {id(a) for n in body if isinstance(n, ast.AnnAssign) for a in nodes(n.annotation)}
     for node in body:
         if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
             continue
@@ -332,7 +340,7 @@ def check_kernel(fn: ast.FunctionDef, aliases: dict[str, str], allowed_globals: 
                       "its constants may be read")
             if _constructs_values(name) and id(node) not in tested:
                 _fail(f"line {node.lineno}: the kernel `{fn.name}` reads `{name}`, a class of "
-                      "Triton's values, other than in isinstance(); a kernel makes its values "
+                      "Triton's values, other than in an annotation; a kernel makes its values "
                       "with triton.language's operations")
     for node in body:  # after the rules above, whose messages say more about a global's call
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
