@@ -23,7 +23,9 @@ _TARGET = ("cuda", 90, 32)
 # the submission could pass, used only to name and profile launches)
 _JIT_OPTIONS = ("version", "do_not_specialize", "do_not_specialize_on_alignment", "debug", "noinline")
 _compiled: set = set()
-_kept: list = []  # what the keys' ids name, kept alive: an id is not reused while in a key
+# (kernel, its module's compile-readable names) -> the JITFunction twins and the binder, made
+# once per launch site rather than on every launch; holding the names keeps their ids unused
+_prepared: dict[tuple, tuple] = {}
 
 
 def prime() -> None:
@@ -41,39 +43,51 @@ def check_launch(kernel, args: tuple, kwargs: dict, unwatched=contextlib.nullcon
     pointers only: the code generator itself runs watched, as on a GPU (a
     `triton.constexpr_function` runs the submission's Python there)."""
     from triton.compiler.compiler import ASTSource
-    from triton.runtime.jit import create_function_from_signature
     backend, target = _backend()
-    twins = _JitTwins()
-    jit = twins.of(kernel)
-    args = tuple(twins.value(a) for a in args)
-    kwargs = {k: twins.value(v) for k, v in kwargs.items()}
-    binder = create_function_from_signature(jit.signature, jit.params, backend)
-    with unwatched():
-        bound, specialization, options = binder(*args, **kwargs)
-    options, signature, constexprs, attrs = jit._pack_args(backend, kwargs, bound, specialization, options)
-    # the module's names the compiler can read in the key too: on a GPU such a global, rebound
+    # the module's names the compiler can read are in the keys: on a GPU such a global, rebound
     # after the kernel compiled, fails the launch ("has changed since we compiled this kernel");
     # here the launch compiles again, so what the interpreter runs is what the compiler accepted
     # as it stands (tensors and other objects it cannot read are left out, and not kept alive)
     names = [(name, value) for name, value in list(kernel.fn.__globals__.items()) if _compile_time(value)]
-    key = (id(kernel), repr(signature), repr(sorted(constexprs.items(), key=repr)), repr(options),
-           tuple((name, id(value)) for name, value in names))
+    site = (id(kernel), tuple((name, id(value)) for name, value in names))
+    if site not in _prepared:
+        _prepared[site] = (kernel, names, *_prepare(kernel, backend))
+    _, _, twins, jit, binder = _prepared[site]
+    args = tuple(twins.value(a) for a in args)
+    kwargs = {k: twins.value(v) for k, v in kwargs.items()}
+    with unwatched():
+        bound, specialization, options = binder(*args, **kwargs)
+    options, signature, constexprs, attrs = jit._pack_args(backend, kwargs, bound, specialization, options)
+    key = (site, repr(signature), repr(sorted(constexprs.items(), key=repr)), repr(options))
     if key in _compiled:
         return
-    _kept.append(names)
     with _standard_library_as_jit():
         ASTSource(jit, signature, constexprs, attrs).make_ir(
             target, options, backend.get_codegen_implementation(options), backend.get_module_map(), _context())
     _compiled.add(key)
 
 
-def _compile_time(value) -> bool:
-    """A global Triton's code generator can read (by type: no code of the value's own runs)."""
+def _prepare(kernel, backend) -> tuple:
+    """The kernel's JITFunction twin (with its helpers') and Triton's argument binder for it."""
+    from triton.runtime.jit import create_function_from_signature
+    twins = _JitTwins()
+    jit = twins.of(kernel)
+    return twins, jit, create_function_from_signature(jit.signature, jit.params, backend)
+
+
+@functools.cache
+def _global_kinds() -> tuple:
     import triton.language as tl
     from triton.runtime.interpreter import InterpretedFunction
+    return InterpretedFunction, tl.constexpr, tl.dtype
+
+
+def _compile_time(value) -> bool:
+    """A global Triton's code generator can read (by type: no code of the value's own runs)."""
+    interpreted, constexpr, dtype = _global_kinds()
     kind = type(value)
-    return (kind is InterpretedFunction or kind is tl.constexpr or kind is tuple
-            or isinstance(value, types.ModuleType) or issubclass(kind, tl.dtype))
+    return (kind is interpreted or kind is constexpr or kind is tuple
+            or isinstance(value, types.ModuleType) or issubclass(kind, dtype))
 
 
 @functools.cache
@@ -96,8 +110,8 @@ def _context():
 class _JitTwins:
     """The JITFunction a GPU process would hold for each InterpretedFunction: the same function
     over its module's names, every InterpretedFunction among them (and in its closure) seen the
-    same way. Made afresh for each check: the module's names are read as they are at the
-    launch, as a GPU launch's compilation reads them."""
+    same way. Made afresh whenever the module's compile-readable names change: they are read as
+    they are at the launch, as a GPU launch's compilation reads them."""
 
     def __init__(self):
         self._functions: dict[int, tuple] = {}

@@ -716,7 +716,8 @@ def _interpreted_launch(original):
       divides by zero, overflows or makes a NaN on purpose, chosen by its data, made numpy warn,
       call the submission's `np.errstate(call=...)` or raise, two bits of its input a step."""
     def run(self, *args, **kwargs):
-        _check_constexpr_globals(self.fn)
+        # (the kernel's constexpr globals were checked by `_compiled_front_end_first`, which every
+        # launch passes before it reaches here)
         # numpy scalars become the Python numbers a GPU launch would take them as: the
         # interpreter hands any other object to the body as it is, and a numpy scalar's methods
         # (`reshape`, `repeat`) build host arrays there
