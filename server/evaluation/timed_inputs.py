@@ -19,6 +19,7 @@ call), and a sampled call's reference runs on those rows alone.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import secrets
 
@@ -99,7 +100,7 @@ class TimedOutputSampler:
         # Row-separable task (`separable_rows`): which inputs a sampled check slices by row, and
         # how many rows each call's fingerprint takes (decided at the first call).
         self.row_inputs, self.row_count, self.row_layout = row_inputs, None, None
-        self.base_rows = None
+        self.base_rows, self.base_host = None, None
         self.origin_seed, self.seed = seed, seed + 1
         # Spiked tasks (inputs.SPIKED_FAMILIES; `spiked` is the task id): every call's inputs
         # carry spikes, their heights measured once; perturbing, they move with every round
@@ -189,18 +190,27 @@ class TimedOutputSampler:
                           always, self.positions)
         # The secret rows shifted by a secret number of rows (cyclically): every row as likely
         # to be drawn, and a call's positions are two launches away from the first's.
-        shift = self.rng.randrange(self.shapes[0][0])
+        count = self.shapes[0][0]
+        shift = self.rng.randrange(count)
         positions = [base.add(shift * per_row).remainder_(o.numel())
                      for o, (base, per_row, _) in zip(outs, self.row_layout)]
-        rows = self.base_rows.add(shift).remainder_(self.shapes[0][0])
+        # The rows that wrapped past the batch's end come first: the check's rows keep their
+        # order in the batch, as the profile's row sets did (triu of a product of upper-
+        # triangular matrices agrees row by row only in order: KernelBench level 1 task 14).
+        wrapped = self.row_count - bisect.bisect_left(self.base_host, count - shift)
+        rows = self.base_rows.roll(wrapped).add_(shift).remainder_(count)
+        within = [slots.add(wrapped * per_row).remainder_(self.row_count * per_row)
+                  for _, per_row, slots in self.row_layout]
         return _Print(label, used, [gather(o, idx) for o, idx in zip(outs, positions)], always,
-                      positions, rows, [within for *_, within in self.row_layout])
+                      positions, rows, within)
 
     def _stratified_rows(self) -> torch.Tensor:
-        """row_count distinct rows, one in each of as many equal stretches of the batch (a kernel
-        skipping some rows meets them as often as its skipping covers the batch)."""
+        """row_count distinct rows in increasing order, one in each of as many equal stretches
+        of the batch (a kernel skipping some rows meets them as often as its skipping covers the
+        batch); drawn on the host (kept as `base_host`), where no kernel can read them."""
         stretch = self.shapes[0][0] // self.row_count
-        return perturbation.one_per_stretch(self.row_count, stretch, self.device, self.gen)
+        self.base_host = [i * stretch + self.rng.randrange(stretch) for i in range(self.row_count)]
+        return torch.tensor(self.base_host, device=self.device)
 
     def checks(self):
         """The re-checks of the timed calls, one input set at a time (a set may be rewritten in
