@@ -617,11 +617,11 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
                 _check_shapes(out, profile.get("output_shapes"), trial.label)  # bounds the reads
                 check_deterministic(out, again, atol=req.atol, rtol=req.rtol, label=trial.label)
             del again
-        label = trial.label
+        label, cancelling = trial.label, trial.cancelling
         del trial  # its inputs: the reference computes on the pristine ones
         expected = ref.output(pristine)
         worst = max(worst, check_output(out, expected, atol=req.atol, rtol=req.rtol,
-                                        task_id=req.task_id, label=label))
+                                        task_id=req.task_id, label=label, cancelling=cancelling))
         result.trials_passed += 1
         signature = output_signature(out)
         del out, expected, saved, pristine
