@@ -2,6 +2,7 @@
 
     python3 bench/kb_sweep.py --kernelbench-dir KernelBench/KernelBench [--levels 1 2 3]
         [--device cuda:0] [--deadline 540] [--start 0] [--jsonl rows.jsonl] [--static-only]
+        [--stand-ins same f64 tf32] [--tasks REGEX]
 
 gpu_bench.py follows four tasks closely; an RL run draws from all of KernelBench's 250. This
 sweep asks of every task what a policy's honest submission depends on:
@@ -16,6 +17,8 @@ sweep asks of every task what a policy's honest submission depends on:
 - f64: the reference computed in float64 and rounded back (an honest kernel more accurate than
   eager PyTorch) passes the correctness stage: the tolerances and the task's special checks
   admit it.
+- tf32: the reference with TF32 matmuls and convolutions (what Triton's `tl.dot` computes on
+  float32 by default) passes the correctness stage.
 The stand-ins are torch code, which the static check and the dispatch guard exist to refuse:
 both are set aside for them, in this process only (the guard's own cost is gpu_bench's
 *guard*); everything else runs as in a worker, in one process here (no stage time limits: the
@@ -84,6 +87,20 @@ class ModelNew(Model):
 
         return tuple(back(o) for o in out) if isinstance(out, (tuple, list)) else back(out)
 '''
+
+
+TF32 = '''
+
+class ModelNew(Model):
+    def forward(self, *args):
+        saved = torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32
+        torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
+        try:
+            return super().forward(*args)
+        finally:
+            torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = saved
+'''
+STAND_INS = {"same": SAME, "f64": FLOAT64, "tf32": TF32}
 
 
 def honest_copy(reference: str) -> str:
@@ -156,7 +173,8 @@ def evaluate(req: EvalRequest, profile: dict, workdir: str, stop_after_correctne
     return row
 
 
-def sweep_task(path: Path, task_id: str, device: str, static_only: bool) -> dict:
+def sweep_task(path: Path, task_id: str, device: str, static_only: bool,
+               stand_ins: list[str]) -> dict:
     import torch
 
     reference = path.read_text()
@@ -178,10 +196,10 @@ def sweep_task(path: Path, task_id: str, device: str, static_only: bool) -> dict
         row["flags"] = {k: profile.get(k) for k in ("replayable", "perturb_timing_inputs",
                                                      "insensitive", "eval_mode")}
         row["flags"]["rows"] = profile.get("row_inputs")
-        for name, tail in (("same", SAME), ("f64", FLOAT64)):
-            req.code = reference + tail
+        for name in stand_ins:
+            req.code = reference + STAND_INS[name]
             try:
-                row[name] = evaluate(req, profile, workdir, stop_after_correctness=name == "f64")
+                row[name] = evaluate(req, profile, workdir, stop_after_correctness=name != "same")
             except Exception as exc:  # noqa: BLE001
                 row[name] = {"stage": "sweep error", "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
             gc.collect()
@@ -214,13 +232,17 @@ def summary(rows: list[dict]) -> None:
     for r in bad_profile:
         print(f"  {r['task']}: {r['profile'][:240]}")
     done = [r for r in ran if "profile_s" in r]
-    for name, ok in (("same", "scored"), ("f64", "correct")):
-        failed = [r for r in done if r[name]["stage"] != ok]
+    for name in STAND_INS:
+        ok = "scored" if name == "same" else "correct"
+        if not any(name in r for r in done):
+            continue
+        failed = [r for r in done if name in r and r[name]["stage"] != ok]
         print(f"{name}: {len(done) - len(failed)} of {len(done)} {ok}")
         for r in failed:
             print(f"  {r['task']}: {r[name].get('stage')} {r[name].get('error')}: "
                   f"{str(r[name].get('feedback', ''))[:220]}")
-    speedups = [(r["same"]["speedup"], r["task"]) for r in done if r["same"]["stage"] == "scored"]
+    speedups = [(r["same"]["speedup"], r["task"]) for r in done
+                if r.get("same", {}).get("stage") == "scored"]
     if speedups:
         values = sorted(s for s, _ in speedups)
         print(f"same's speedup: median {statistics.median(values):.4f}, "
@@ -228,7 +250,7 @@ def summary(rows: list[dict]) -> None:
         for s, t in sorted(speedups):
             if abs(s - 1) > 0.03:
                 print(f"  {t}: {s:.4f}")
-        steps = [r["same"]["s"] for r in done if r["same"]["stage"] == "scored"]
+        steps = [r["same"]["s"] for r in done if r.get("same", {}).get("stage") == "scored"]
         profiles = [r["profile_s"] for r in done]
         print(f"same's step (in process, first of its task): median {statistics.median(steps):.2f} s, "
               f"max {max(steps):.2f} s; profile median {statistics.median(profiles):.2f} s, "
@@ -245,6 +267,8 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0, help="index of the first task")
     parser.add_argument("--jsonl", type=Path, help="append one JSON row per task")
     parser.add_argument("--static-only", action="store_true")
+    parser.add_argument("--stand-ins", nargs="+", default=list(STAND_INS), choices=list(STAND_INS))
+    parser.add_argument("--tasks", help="only task ids matching this regular expression")
     args = parser.parse_args()
     if not args.static_only:
         import torch
@@ -255,7 +279,9 @@ def main() -> None:
         if time.perf_counter() - t0 > args.deadline:
             print(f"deadline: stopped before task index {index} ({task_id})")
             break
-        row = sweep_task(path, task_id, args.device, args.static_only)
+        if args.tasks and not re.search(args.tasks, task_id):
+            continue
+        row = sweep_task(path, task_id, args.device, args.static_only, args.stand_ins)
         rows.append(row)
         print(json.dumps(row), flush=True)
         if args.jsonl:
