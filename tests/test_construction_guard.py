@@ -145,3 +145,60 @@ def test_a_kernel_argument_claiming_to_be_a_dtype_is_refused(tmp_path):
                                   str(tmp_path), "triton", torch.device("cpu"))
     assert _launch_arg_problem(candidate.Shell()) == "an object of type `Shell`"
     assert candidate.READS == []
+
+
+LINEAR_REFERENCE = """
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(64, 32)
+
+    def forward(self, x):
+        return self.fc(x)
+
+def get_inputs():
+    return [torch.rand(8, 64)]
+
+def get_init_inputs():
+    return []
+"""
+
+LINEAR_CANDIDATE = """
+import torch
+import torch.nn as nn
+
+BUILT_ON = []
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        BUILT_ON.append(torch.empty(1).device.type)
+        self.fc = nn.Linear(64, 32)
+        {extra}
+
+    def forward(self, x):
+        return self.fc(x)
+"""
+
+HOST_GENERATOR = "self.noise = torch.randn(4, generator=torch.Generator().manual_seed(0))"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+@pytest.mark.parametrize("extra, built_on", [("pass", ["cuda"]),
+                                             (HOST_GENERATOR, ["cuda", "cpu"])])
+def test_models_are_built_on_the_gpu_or_else_both_on_the_host(tmp_path, extra, built_on):
+    """Parameters are initialised on the device (a 32768x32768 Linear took 7-11 s on the
+    host); a constructor that cannot run there (a host generator meets the device's default)
+    has both models built on the host, with the same weights either way."""
+    from server.evaluation.loading import load_reference
+    reference = load_reference(LINEAR_REFERENCE, str(tmp_path))
+    source = LINEAR_CANDIDATE.format(extra=extra)
+    candidate, path = load_candidate(source, str(tmp_path), "triton", torch.device("cuda"))
+    ref_model, new_model, state = build_models(reference, candidate, path, torch.device("cuda"))
+    assert candidate.BUILT_ON == built_on
+    assert new_model.fc.weight.is_cuda and torch.equal(new_model.fc.weight, ref_model.fc.weight)
+    assert torch.equal(state["fc.weight"], ref_model.fc.weight.cpu())

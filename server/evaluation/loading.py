@@ -8,6 +8,7 @@ models stay in training mode (BatchNorm normalises with batch statistics).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import sys
@@ -93,16 +94,23 @@ def _refused_while(construction: ConstructionGuard, doing: str) -> None:
 
 def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: str,
                  device: torch.device, eval_mode: bool = False):
-    """Model, ModelNew and the reference's pristine state (see correctness.restore): Model and ModelNew from the same init inputs and the same seed, on the device; both in
-    eval mode when the reference is random in training mode (dropout), or none could match it."""
+    """Model, ModelNew and the reference's pristine state (see correctness.restore): Model and
+    ModelNew from the same init inputs and the same seed, on the device; both in eval mode when the reference is random in training mode (dropout), or none could match it.
+    On a GPU both are built there (their parameters initialised by the device: KernelBench's
+    32768x32768 Linear layers took 7-11 s each to initialise on the host, most of a 25 s step);
+    code that cannot run there (a CPU generator, a numpy array met by a device tensor) has
+    both built on the host instead, as before."""
     init_inputs = list(reference.get_init_inputs())
-    torch.manual_seed(WEIGHT_SEED)
-    ref_model = reference.Model(*init_inputs).to(device)
-    ref_state = pristine_state(ref_model)  # before any of the submission's code runs
-    torch.manual_seed(WEIGHT_SEED)
     construction = ConstructionGuard(candidate_file)
-    new_model = _as_candidate(construction, "building ModelNew(*get_init_inputs())", candidate_file,
-                              lambda: candidate.ModelNew(*init_inputs).to(device))
+    places = [device, torch.device("cpu")] if device.type == "cuda" else [device]
+    for place in places:
+        try:
+            ref_model, ref_state, new_model = _built(reference, candidate, candidate_file,
+                                                     init_inputs, construction, place, device,
+                                                     last=place == places[-1])
+            break
+        except _TryOnHost:
+            continue
     if not issubclass(type(new_model), torch.nn.Module):  # not isinstance: it reads `__class__`
         raise StageFailure(COMPILE, "compile_error", "ModelNew(...) did not build an nn.Module")
     if eval_mode:
@@ -111,3 +119,38 @@ def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: s
         _as_candidate(construction, "switching ModelNew to eval mode (ModelNew.eval())",
                       candidate_file, lambda: new_model.eval())  # the attribute read too
     return ref_model, new_model, ref_state
+
+
+class _TryOnHost(Exception):
+    """Building on the device failed where building on the host may not."""
+
+
+def _built(reference, candidate, candidate_file: str, init_inputs: list,
+           construction: ConstructionGuard, place: torch.device, device: torch.device, last: bool):
+    """Both models built with their parameters made on `place` (the default device while their
+    constructors run), then moved to `device`, and the reference's pristine state, taken before
+    any of the submission's code runs."""
+    def make(cls):
+        torch.manual_seed(WEIGHT_SEED)
+        with torch.device(place) if place.type == "cuda" else contextlib.nullcontext():
+            return cls(*init_inputs).to(device)
+
+    try:
+        ref_model = make(reference.Model)
+    except Exception:  # noqa: BLE001 - the task's own code: only the host remains to try
+        if last:
+            raise
+        raise _TryOnHost() from None
+    ref_state = pristine_state(ref_model)
+    doing = "building ModelNew(*get_init_inputs())"
+    if last:
+        return ref_model, ref_state, _as_candidate(construction, doing, candidate_file,
+                                                   lambda: make(candidate.ModelNew))
+    try:
+        with construction:
+            new_model = make(candidate.ModelNew)
+    except BaseException:  # the submission's code; its refusal stands, else the host decides
+        _refused_while(construction, doing)
+        raise _TryOnHost() from None
+    _refused_while(construction, doing)
+    return ref_model, ref_state, new_model
