@@ -87,3 +87,31 @@ def test_legacy_constructors_with_a_size_and_tensor_types_pass():
              "def g(x: Optional[torch.Tensor]) -> T:\n"
              "    assert isinstance(x, (torch.Tensor, float)) or type(x) is torch.Tensor\n    return x\n")
     assert static_check(RELU.replace("import torch\n", f"import torch\n{lines}", 1), "triton").kernels
+
+
+@pytest.mark.parametrize("line", [
+    "import einops\nB = einops.einops.get_backend",
+    "from einops.packing import get_backend",
+    "import einops.tests.run_tests as run",
+    "from einops.tests.run_tests import run",
+    "import einops\nF = einops.einops.string.Formatter",
+    "from einops import einops as inner",
+    "from einops.layers.torch import Rearrange",
+    "import einops\nA = einops.asnumpy",
+    "import einops\nW = einops.parsing.warnings.warn",
+    "import einops\nE = einops\nB = E.einops.get_backend",
+])
+def test_einops_beyond_its_functions_is_refused(line):
+    """Only einops' functions are allowed, by exact name: its modules hand out numpy and torch
+    as values (get_backend), a shell runner (its tests) and attribute lookups by any name
+    (string.Formatter) (einops review, session 18)."""
+    source = RELU.replace("import torch\n", f"import torch\n{line}\n", 1)
+    with pytest.raises(StageFailure) as refused:
+        static_check(source, "triton")
+    assert "of einops only" in refused.value.feedback
+
+
+def test_einops_functions_pass():
+    lines = ("import einops\nfrom einops import rearrange, repeat, reduce, einsum, pack, unpack\n"
+             "from einops import parse_shape, EinopsError\nR = einops.rearrange\n")
+    static_check(RELU.replace("import torch\n", f"import torch\n{lines}", 1), "triton")

@@ -16,7 +16,7 @@ from .own_attributes import misused_class, own_accesses, plain_class_accesses
 from .refused_names import (ALLOWED_DUNDER_ATTRIBUTES, ALLOWED_DUNDER_TEXT, ALLOWED_IMPORTS,
                             ALLOWED_NAMES, DATETIME_DTYPES, ENVIRON_READS, FILES,
                             FORBIDDEN_BUILTINS, FORBIDDEN_NAMES, FORBIDDEN_TEXT, GPU_CLOCK_TEXT,
-                            INTROSPECTION, NAMEDTUPLE_API, NATIVE_TORCH, OS_ALLOWED,
+                            EINOPS_ALLOWED, INTROSPECTION, NAMEDTUPLE_API, NATIVE_TORCH, OS_ALLOWED,
                             OWN_NAMES_ALLOWED, PRIVATE_ROOTS, PROTECTED_ROOTS,
                             REBINDABLE_BUILTINS, RUNNERS, SHADOWED_MODULES, SHARED_MEMORY,
                             SYMBOLIC, SYS_ALLOWED, constant_text, forbidden_attribute)
@@ -337,6 +337,9 @@ def _reject_name(name: str, language: str, node: ast.AST) -> None:
                                          for p in parts[1:]):
         _fail(f"{where(node)}: `{name}` is not allowed: private parts of torch and triton are "
               "the evaluator's machinery, not an API for kernels")
+    if parts[0] == "einops" and name not in EINOPS_ALLOWED:
+        _fail(f"{where(node)}: `{name}` is not allowed: of einops only "
+              f"{', '.join(sorted(EINOPS_ALLOWED - {'einops'}))} are available")
     head = ".".join(name.split(".")[:2])
     if (name.split(".")[0] == "os" and head not in OS_ALLOWED) or (
             name.split(".")[0] == "sys" and head not in SYS_ALLOWED):

@@ -47,6 +47,16 @@ SYS_ALLOWED = {"sys", "sys.exit", "sys.maxsize", "sys.version_info", "sys.platfo
                "sys.stderr", "sys.float_info"}
 
 
+# einops (KernelBench's Mamba2 references import it): its functions, exactly, and nothing else.
+# Its other names reach further: `einops.einops.get_backend(x).np` and `.torch` are numpy and
+# torch as plain values (files, torch.library), `einops.tests.run_tests.run` starts a shell
+# command, `einops.einops.string.Formatter` looks attributes up by any name. What the allowed
+# functions compute goes through torch under the dispatch guard: layout (rearrange, repeat, pack,
+# unpack) is allowed there, arithmetic (reduce, einsum) refused like any torch computation.
+EINOPS_ALLOWED = {"einops", "einops.rearrange", "einops.repeat", "einops.reduce", "einops.einsum",
+                  "einops.pack", "einops.unpack", "einops.parse_shape", "einops.EinopsError"}
+
+
 # Dotted-name prefix -> why it is forbidden. Matched against resolved names (aliases followed).
 FORBIDDEN_NAMES = {
     # tensor memory exits named as values (`map(torch.Tensor.numpy, ...)`): a library frame
@@ -422,7 +432,7 @@ ALLOWED_MODEL_BASES = {"torch.nn.Module"}
 # profilers, consoles and name resolvers all run or fetch code from strings).
 ALLOWED_IMPORTS = {"torch", "triton", "math", "cmath", "numpy", "functools", "itertools", "operator",
                    "typing", "dataclasses", "collections", "enum", "abc", "textwrap", "os", "sys", "__future__",
-                   "warnings", "contextlib", "random", "re", "numbers", "statistics"}
+                   "warnings", "contextlib", "random", "re", "numbers", "statistics", "einops"}
 
 
 PRIVATE_ROOTS = ("torch", "triton")
