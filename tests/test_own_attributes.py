@@ -145,3 +145,90 @@ def test_self_rebound_by_a_pattern_or_a_handler_owns_nothing(forward):
     with pytest.raises(StageFailure) as err:
         check(forward=forward)
     assert "private" in err.value.feedback
+
+
+MAKER = """
+class Block(nn.Module):
+    expansion = 2
+
+    def __init__(self, width=1):
+        super().__init__()
+        self._width = width * self.expansion
+
+    def get(self):
+        return self._width
+
+
+class Stack(nn.Module):
+    def __init__(self, down=None, other=None):
+        super().__init__()
+        self.down = down() if down is not None else None
+
+    def _make_layer(self, block, count):
+        return [block(block.expansion) for _ in range(count)]
+"""
+
+
+@pytest.mark.parametrize("init", [
+    "self.stack = Stack(down=Block if self._block > 0 else None)",
+    "self.stack = Stack(Block)",
+], ids=["swin-style-keyword", "positional"])
+def test_a_class_passed_to_the_files_own_constructors_passes(init):
+    """KernelBench's Swin Transformers pass `downsample=PatchMerging if ... else None` to a
+    layer's constructor (kb_sweep: level 3 tasks 29 and 30)."""
+    check(MAKER, init)
+
+
+RESNET = MAKER + """
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        {body}
+
+    def _make_layer(self, block, count):
+        layers = [block(2)]
+        width = 64 * block.expansion
+        for _ in range(count):
+            layers.append(block())
+        return nn.Sequential(*layers)
+"""
+
+
+@pytest.mark.parametrize("body", [
+    "self.layer1 = self._make_layer(Block, 2)\n        self.fc = nn.Linear(4 * Block.expansion, 1)",
+    "block = Block\n        self.layer1 = self._make_layer(block, 2)\n        w = block.expansion",
+    "self.layer1 = self._make_layer(count=2, block=Block)",
+], ids=["resnet18", "resnet101-local-alias", "by-keyword"])
+def test_kernelbenchs_resnet_idioms_pass(body):
+    """KernelBench's ResNets pass their block class to a method of their own (kb_sweep: an
+    honest copy of level 3 tasks 9 and 10 was refused)."""
+    check(RESNET.format(body=body))
+
+
+@pytest.mark.parametrize("module", [
+    HOLDER + "\n\ndef take(h):\n    return h.get(OBJ)\n\n\nNATIVE = take(H)\n",  # a method of it
+    HOLDER + "\n\ndef keep(h):\n    return h\n\n\nNATIVE = keep(H).get(OBJ)\n",  # handed back
+    HOLDER + "\n\nclass Box(nn.Module):\n    def __init__(self, h):\n        super().__init__()\n"
+    "        self.h = h\n\n\nNATIVE = Box(H).h.get(OBJ)\n",  # stored
+    HOLDER + "\n\ndef take(h):\n    h = h\n    return h.get(OBJ)\n\n\nNATIVE = take(H)\n",  # rebound
+    HOLDER + "\n\ndef take(h):\n    return h\n\n\nA = [take(H)]\n",
+    "import functools\n" + HOLDER + "\n\nNATIVE = functools.partial(H)\n",  # into a library
+    "from typing import NamedTuple\n" + HOLDER + "\n\nclass Box(NamedTuple):\n    h: object\n\n"
+    "    def __init__(self, h):\n        pass\n\n\nNATIVE = Box(H).h.get(OBJ)\n",  # kept as a field
+    HOLDER + "\n\nclass U(nn.Module):\n    def m(self, h):\n        return 1\n\n\n"
+    "NATIVE = OBJ.m(H)\n",  # not `self.m`: any object's `m`
+    HOLDER + "\n\nclass U(nn.Module):\n    def m(self, h):\n        return 1\n\n"
+    "    def n(self):\n        self.m = print\n        return self.m(H)\n",  # `self.m` stored
+    HOLDER + "\n\ndef take(h, *rest):\n    return 1\n\n\nNATIVE = take(1, H)\n",  # into *rest
+    HOLDER + "\n\ndef take(**kw):\n    return 1\n\n\nNATIVE = take(h=H)\n",  # into **kw
+    HOLDER + "\n\nK = H if True else None\nNATIVE = K.get(OBJ)\n",  # a conditional's alias
+    MAKER + "\n\nNATIVE = Stack()._make_layer(Block, 2)\n",  # not `self.`: any object's method
+], ids=["method-of-the-parameter", "returned", "stored-on-an-instance", "parameter-rebound",
+        "in-a-list", "library-call", "namedtuple-field", "other-objects-method",
+        "stored-method-name", "star-args", "star-kwargs", "conditional-alias",
+        "another-objects-make-layer"])
+def test_a_class_passed_where_it_escapes_the_rules_is_refused(module):
+    with pytest.raises(StageFailure) as err:
+        check(module)
+    assert "may only be called" in err.value.feedback

@@ -109,11 +109,13 @@ def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, st
     methods = {name: plain_methods(cls) for name, cls in defs.items()}
     methods["cls"] = set().union(*methods.values()) if methods else set()
     parents = {id(child): parent for parent in nodes(tree) for child in ast.iter_child_nodes(parent)}
+    flows = _ClassFlows(tree, parents, annotations, aliases, rebound)
     for node in nodes(tree):
         named = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
         if not (named in methods and isinstance(node.ctx, ast.Load)):
             continue  # a class by its name, or a nested one read off its outer class (`Outer.Inner`)
-        if not _allowed_class_use(node, parents, annotations, methods[named]):
+        if not _allowed_class_use(node, parents, annotations, methods[named]) and not (
+                isinstance(node, ast.Name) and named in defs and flows.safe(node, methods[named])):
             return node
     for cls in defs.values():  # a method named in its own class body, outside any method
         mine = methods[cls.name]
@@ -149,6 +151,170 @@ def _allowed_class_use(node, parents: dict, annotations: set[int], methods: set[
             isinstance(parent, ast.Subscript) and parent.value is node):
         return True  # iterating or indexing an enum
     return isinstance(parent, ast.Attribute) and parent.attr not in methods
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+class _ClassFlows:
+    """Where one of the submission's classes goes as a value and stays a class used as the rules
+    allow: KernelBench's ResNets pass a block class to `self._make_layer(BasicBlock, ...)` (or
+    bind `block = Bottleneck` first), its Swin Transformers pass `downsample=PatchMerging if ...
+    else None` to a layer's constructor. Followed: a conditional expression's branches; an
+    argument of a call to a function or method the file defines (a class's `__init__`), resolved
+    by name, undecorated, with no starred arguments, into the parameter it binds; a name bound
+    once to it. Each such name is bound nowhere else in its function (the file, at module level)
+    and every read of it is again an allowed use or a followed flow. Anything else (a container,
+    an attribute, a return, a call into torch or a library) still refuses the class."""
+
+    def __init__(self, tree: ast.Module, parents: dict, annotations: set[int],
+                 aliases: dict[str, str], rebound: set[str]):
+        self.tree, self.parents, self.annotations = tree, parents, annotations
+        self.counts = binding_counts(tree)
+        self.functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+        self.classes = {n.name: n for n in nodes(tree) if isinstance(n, ast.ClassDef)}
+        self.members: dict[str, list] = {}
+        for cls in self.classes.values():
+            for stmt in cls.body:
+                if isinstance(stmt, ast.FunctionDef):
+                    self.members.setdefault(stmt.name, []).append(stmt)
+        # names ever stored as attributes (`self.f = ...`, setattr(x, "f", ...)): `self.f(...)`
+        # may then be any callable, not the method of that name
+        self.stored = {n.attr for n in nodes(tree)
+                       if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)}
+        self.stored |= {n.args[1].value for n in nodes(tree)
+                        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                        and n.func.id == "setattr" and len(n.args) > 1
+                        and isinstance(n.args[1], ast.Constant)}
+        self.aliases, self.rebound = aliases, rebound
+
+    def safe(self, node: ast.AST, methods: set[str], seen: frozenset = frozenset()) -> bool:
+        """`node` (a value that is the class) flows only into allowed uses."""
+        if len(seen) > 16:
+            return False
+        parent = self.parents.get(id(node))
+        if isinstance(parent, ast.IfExp) and node is not parent.test:
+            return self._used_well(parent, methods, seen)
+        if isinstance(parent, ast.Call) and any(a is node for a in parent.args):
+            index = next(i for i, a in enumerate(parent.args) if a is node)
+            if any(isinstance(a, ast.Starred) for a in parent.args[:index]):
+                return False
+            return self._into_parameters(parent, methods, seen, index=index)
+        if (isinstance(parent, ast.keyword) and parent.arg is not None
+                and isinstance(self.parents.get(id(parent)), ast.Call)):
+            return self._into_parameters(self.parents[id(parent)], methods, seen, keyword=parent.arg)
+        if (isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1
+                and isinstance(parent.targets[0], ast.Name)):
+            scope = self._scope_of(parent)
+            return scope is not None and self._name_used_well(scope, parent.targets[0].id, methods, seen)
+        return False
+
+    def _used_well(self, node: ast.AST, methods: set[str], seen: frozenset) -> bool:
+        return (_allowed_class_use(node, self.parents, self.annotations, methods)
+                or self.safe(node, methods, seen))
+
+    def _scope_of(self, node: ast.AST):
+        """The function whose local `node` binds, or the module; None in a class body."""
+        while (node := self.parents.get(id(node))) is not None:
+            if isinstance(node, _SCOPES):
+                return node
+            if isinstance(node, ast.ClassDef):
+                return None
+        return self.tree
+
+    def _into_parameters(self, call: ast.Call, methods: set[str], seen: frozenset,
+                         index: int | None = None, keyword: str | None = None) -> bool:
+        callees = self._callees(call)
+        if not callees:
+            return False
+        for fn, shift in callees:
+            args = fn.args
+            if keyword is not None:
+                names = [a.arg for a in (*args.args, *args.kwonlyargs)]
+                parameter = keyword if keyword in names else None
+            else:
+                positional = [*args.posonlyargs, *args.args]
+                parameter = positional[index + shift].arg if index + shift < len(positional) else None
+            if parameter is None or not self._name_used_well(fn, parameter, methods, seen):
+                return False
+        return True
+
+    def _callees(self, call: ast.Call) -> list[tuple]:
+        """(function, parameters before the arguments) for every definition the call may reach:
+        a module-level function or class (its `__init__`) by its name, or a method by its name."""
+        func = call.func
+        if isinstance(func, ast.Name) and self.counts.get(func.id) == 1:
+            if func.id in self.functions:
+                fn = self.functions[func.id]
+                return [] if fn.decorator_list else [(fn, 0)]
+            if func.id in self.classes and self._plain(self.classes[func.id]):
+                inits = [s for s in self.classes[func.id].body
+                         if isinstance(s, ast.FunctionDef) and s.name == "__init__"]
+                return [(inits[0], 1)] if len(inits) == 1 and not inits[0].decorator_list else []
+        if (isinstance(func, ast.Attribute) and func.attr not in self.stored
+                and self._on_own_instance(call)):
+            found = []
+            for fn in self.members.get(func.attr, []):
+                decorators = [_decorator_name(d, self.aliases, self.rebound) for d in fn.decorator_list]
+                if decorators not in ([], ["staticmethod"], ["classmethod"]):
+                    return []
+                found.append((fn, 0 if decorators == ["staticmethod"] else 1))
+            return found
+        return []
+
+    def _plain(self, cls: ast.ClassDef, seen: tuple = ()) -> bool:
+        """Built on nn.Module or object (or the file's own such classes), no metaclass, no
+        `__new__`: calling it runs its `__init__` on a new instance and keeps nothing else of
+        the arguments (a namedtuple base would keep them as fields)."""
+        if cls.keywords or any(isinstance(s, ast.FunctionDef) and s.name == "__new__" for s in cls.body):
+            return False
+        for base in cls.bases:
+            if isinstance(base, ast.Name) and base.id in self.classes and base.id not in seen:
+                if not self._plain(self.classes[base.id], (*seen, cls.name)):
+                    return False
+            elif dotted(base, self.aliases) not in _PLAIN_BASES:
+                return False
+        return True
+
+    def _on_own_instance(self, call: ast.Call) -> bool:
+        """`self.f(...)` (or `cls.f(...)`) inside a method of the file whose first parameter is
+        that name, never rebound: the attribute is the file's method (or one it inherits)."""
+        owner = call.func.value
+        if not (isinstance(owner, ast.Name) and owner.id in OWNERS) or any(
+                _rebinds_owner(n) for n in nodes(self.tree)):
+            return False
+        method = self._scope_of(call)
+        cls = self.parents.get(id(method))
+        return (isinstance(method, ast.FunctionDef) and isinstance(cls, ast.ClassDef)
+                and _first_parameter(method) == owner.id)
+
+    def _name_used_well(self, scope, name: str, methods: set[str], seen: frozenset) -> bool:
+        """`name`, bound once in `scope` (to the class), is read only in allowed uses."""
+        key = (id(scope), name)
+        if key in seen:
+            return True  # being followed already (a recursive helper)
+        seen = seen | {key}
+        inside = list(nodes(scope)) if scope is not self.tree else list(nodes(self.tree))
+        bindings = sum(1 for n in inside if _binds(n, name))
+        if bindings != 1 or (scope is self.tree and self.counts.get(name) != 1):
+            return False
+        return all(self._used_well(n, methods, seen) for n in inside
+                   if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load))
+
+
+def _binds(node: ast.AST, name: str) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id == name and not isinstance(node.ctx, ast.Load)
+    if isinstance(node, ast.arg):
+        return node.arg == name
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler,
+                         ast.MatchAs, ast.MatchStar)):
+        return node.name == name
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return name in node.names
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return any((a.asname or a.name.split(".")[0]) == name for a in node.names)
+    return False
 
 
 def _methods(tree: ast.Module, aliases: dict[str, str]):
