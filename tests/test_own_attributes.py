@@ -91,13 +91,15 @@ def test_own_private_state_passes(module, init, forward):
     ("def property(f):\n    return staticmethod(f)\n\n\nclass H:\n    _C = None\n\n    @property\n"
      "    def get(self):\n        return self._C\n", "", "private"),
     ("", "m = self._modules", "private attributes of objects other"),
+    (HOLDER + "\n    @classmethod\n    def run(self, obj):\n        return self.get(obj)\n", "",
+     "may only be called"),  # a classmethod's first parameter is the class, whatever its name
     ("import warnings\nW = getattr(warnings, 'sys')\n", "", "getattr(..., 'sys')"),
     ("from torch.nn.modules.utils import _ntuple\n", "", "private parts of modules"),
 ], ids=["function-with-a-self-parameter", "method-read-off-its-class", "class-under-another-name",
         "getattr-of-a-method", "classmethod-calls-a-method-through-cls", "staticmethod-self",
         "lambda-self-inside-a-method", "unknown-decorator", "nested-class-read-off-its-outer",
         "method-named-in-its-class-body", "decorator-name-rebound",
-        "inherited-private-state",
+        "inherited-private-state", "classmethod-first-parameter-named-self",
         "getattr-of-a-module-name", "other-private-helpers-of-a-module"])
 def test_foreign_private_attributes_are_refused(module, forward, says):
     with pytest.raises(StageFailure) as err:
@@ -224,10 +226,24 @@ def test_kernelbenchs_resnet_idioms_pass(body):
     HOLDER + "\n\ndef take(**kw):\n    return 1\n\n\nNATIVE = take(h=H)\n",  # into **kw
     HOLDER + "\n\nK = H if True else None\nNATIVE = K.get(OBJ)\n",  # a conditional's alias
     MAKER + "\n\nNATIVE = Stack()._make_layer(Block, 2)\n",  # not `self.`: any object's method
+    # red-team pass 37 on the first version of the flows:
+    HOLDER + "\n\nclass K(H if True else nn.Module):\n    pass\n\n\nNATIVE = K.get(OBJ)\n",
+    HOLDER + "\n\nB = H\n\n\nclass K(B):\n    pass\n\n\nNATIVE = K.get(OBJ)\n",
+    HOLDER + "\n\ndef deco(c):\n    return lambda *a: a\n\n\n@deco\nclass Box(nn.Module):\n"
+    "    def __init__(self, k):\n        super().__init__()\n\n\nNATIVE = Box(H)[0].get(OBJ)\n",
+    HOLDER + "\n\ndef keep(self, k):\n    nn.Module.__init__(self)\n    self.k = k\n\n\n"
+    "class Box(nn.Module):\n    def __init__(self, k):\n        super().__init__()\n\n"
+    "    __init__ = keep\n\n\nNATIVE = Box(H).k.get(OBJ)\n",
+    HOLDER + "\n\nclass Dummy(nn.Module):\n    def setdefault(self, key, k):\n        return None\n\n\n"
+    "class Box(dict):\n    def grab(self):\n        self.setdefault('k', H)\n        return self['k'].get(OBJ)\n",
+    HOLDER + "\n\nclass U(nn.Module):\n    def pick(self, k=None):\n        return self\n\n"
+    "    @classmethod\n    def grab(self):\n        return self.pick(H)\n",
 ], ids=["method-of-the-parameter", "returned", "stored-on-an-instance", "parameter-rebound",
         "in-a-list", "library-call", "namedtuple-field", "other-objects-method",
         "stored-method-name", "star-args", "star-kwargs", "conditional-alias",
-        "another-objects-make-layer"])
+        "another-objects-make-layer", "base-through-a-conditional", "base-through-an-alias",
+        "class-decorator", "init-rebound-in-the-body", "same-name-in-another-class",
+        "classmethod-pick"])
 def test_a_class_passed_where_it_escapes_the_rules_is_refused(module):
     with pytest.raises(StageFailure) as err:
         check(module)

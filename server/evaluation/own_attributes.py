@@ -115,8 +115,18 @@ def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, st
         if not (named in methods and isinstance(node.ctx, ast.Load)):
             continue  # a class by its name, or a nested one read off its outer class (`Outer.Inner`)
         if not _allowed_class_use(node, parents, annotations, methods[named]) and not (
-                isinstance(node, ast.Name) and named in defs and flows.safe(node, methods[named])):
+                isinstance(node, ast.Name) and named in defs and flows.safe(node, named)):
             return node
+    for fn in nodes(tree):  # a classmethod's first parameter is `cls`, whatever its name
+        if (isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and isinstance(parents.get(id(fn)), ast.ClassDef)
+                and any(_decorator_name(d, aliases, rebound) == "classmethod" for d in fn.decorator_list)
+                and _first_parameter(fn) not in (None, "cls")):
+            first = _first_parameter(fn)
+            for node in _scope(fn, first):
+                if (isinstance(node, ast.Name) and node.id == first and isinstance(node.ctx, ast.Load)
+                        and not _allowed_class_use(node, parents, annotations, methods["cls"])):
+                    return node
     for cls in defs.values():  # a method named in its own class body, outside any method
         mine = methods[cls.name]
         stack = list(cls.body)
@@ -154,18 +164,24 @@ def _allowed_class_use(node, parents: dict, annotations: set[int], methods: set[
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+# What an instance method may be decorated with and still be called as `self.m(...)`.
+_INSTANCE_DECORATORS = _METHOD_DECORATORS - {"property", "classmethod", "functools.cached_property"}
 
 
 class _ClassFlows:
-    """Where one of the submission's classes goes as a value and stays a class used as the rules
-    allow: KernelBench's ResNets pass a block class to `self._make_layer(BasicBlock, ...)` (or
-    bind `block = Bottleneck` first), its Swin Transformers pass `downsample=PatchMerging if ...
-    else None` to a layer's constructor. Followed: a conditional expression's branches; an
-    argument of a call to a function or method the file defines (a class's `__init__`), resolved
-    by name, undecorated, with no starred arguments, into the parameter it binds; a name bound
-    once to it. Each such name is bound nowhere else in its function (the file, at module level)
-    and every read of it is again an allowed use or a followed flow. Anything else (a container,
-    an attribute, a return, a call into torch or a library) still refuses the class."""
+    """Where one of the submission's classes goes as a value and stays a class used only as the
+    rules allow: KernelBench's ResNets pass a block class to `self._make_layer(BasicBlock, ...)`
+    (or bind `block = Bottleneck` first), its Swin Transformers pass `downsample=PatchMerging if
+    ... else None` to a layer's constructor. Followed: a conditional expression's branches; an
+    argument of a call to what the file defines (a module-level function; a plain class's own
+    `__init__`; a method called as `self.m(...)` from an instance method, found in the caller's
+    own class chain), resolved by name, undecorated, no starred arguments before it, into the
+    parameter it binds; a name bound once to it. Each such name is bound nowhere else in its
+    function (in the file, at module level), and every read of it is a call, a type test or an
+    `is`, a read of a constant the class body assigns (`block.expansion`), or a followed flow:
+    never a base, a method, a container, an attribute, a return or a library's argument.
+    (Red-team pass 37 on the first version: bases through a conditional, class decorators,
+    `__init__ = other` in a class body, `self.m` resolved by name across unrelated classes.)"""
 
     def __init__(self, tree: ast.Module, parents: dict, annotations: set[int],
                  aliases: dict[str, str], rebound: set[str]):
@@ -173,45 +189,78 @@ class _ClassFlows:
         self.counts = binding_counts(tree)
         self.functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
         self.classes = {n.name: n for n in nodes(tree) if isinstance(n, ast.ClassDef)}
-        self.members: dict[str, list] = {}
-        for cls in self.classes.values():
-            for stmt in cls.body:
-                if isinstance(stmt, ast.FunctionDef):
-                    self.members.setdefault(stmt.name, []).append(stmt)
-        # names ever stored as attributes (`self.f = ...`, setattr(x, "f", ...)): `self.f(...)`
+        # names ever stored as attributes (`self.f = ...`, setattr, registrations): `self.f(...)`
         # may then be any callable, not the method of that name
         self.stored = {n.attr for n in nodes(tree)
                        if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)}
-        self.stored |= {n.args[1].value for n in nodes(tree)
-                        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-                        and n.func.id == "setattr" and len(n.args) > 1
-                        and isinstance(n.args[1], ast.Constant)}
+        self.stored |= {n.args[0 if isinstance(n.func, ast.Attribute) else 1].value
+                        for n in nodes(tree) if isinstance(n, ast.Call) and (
+                            isinstance(n.func, ast.Name) and n.func.id == "setattr" or
+                            isinstance(n.func, ast.Attribute) and n.func.attr in _REGISTRATIONS)
+                        and len(n.args) > (0 if isinstance(n.func, ast.Attribute) else 1)
+                        and isinstance(n.args[0 if isinstance(n.func, ast.Attribute) else 1], ast.Constant)}
+        self.owner_rebound = any(_rebinds_owner(n) for n in nodes(tree))
         self.aliases, self.rebound = aliases, rebound
 
-    def safe(self, node: ast.AST, methods: set[str], seen: frozenset = frozenset()) -> bool:
-        """`node` (a value that is the class) flows only into allowed uses."""
-        if len(seen) > 16:
+    def safe(self, node: ast.AST, cls: str, seen: frozenset = frozenset()) -> bool:
+        """`node`, a value that is the class `cls`, flows only into allowed uses."""
+        if len(seen) > 16 or not self._plain(self.classes[cls]):
             return False
         parent = self.parents.get(id(node))
         if isinstance(parent, ast.IfExp) and node is not parent.test:
-            return self._used_well(parent, methods, seen)
+            return self._used_well(parent, cls, seen)
         if isinstance(parent, ast.Call) and any(a is node for a in parent.args):
             index = next(i for i, a in enumerate(parent.args) if a is node)
             if any(isinstance(a, ast.Starred) for a in parent.args[:index]):
                 return False
-            return self._into_parameters(parent, methods, seen, index=index)
+            return self._into_parameters(parent, cls, seen, index=index)
         if (isinstance(parent, ast.keyword) and parent.arg is not None
                 and isinstance(self.parents.get(id(parent)), ast.Call)):
-            return self._into_parameters(self.parents[id(parent)], methods, seen, keyword=parent.arg)
+            return self._into_parameters(self.parents[id(parent)], cls, seen, keyword=parent.arg)
         if (isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1
                 and isinstance(parent.targets[0], ast.Name)):
             scope = self._scope_of(parent)
-            return scope is not None and self._name_used_well(scope, parent.targets[0].id, methods, seen)
+            return scope is not None and self._name_used_well(scope, parent.targets[0].id, cls, seen)
         return False
 
-    def _used_well(self, node: ast.AST, methods: set[str], seen: frozenset) -> bool:
-        return (_allowed_class_use(node, self.parents, self.annotations, methods)
-                or self.safe(node, methods, seen))
+    def _used_well(self, node: ast.AST, cls: str, seen: frozenset) -> bool:
+        """A flowed value's use: called, type-tested, a body constant read, or flowing on."""
+        parent = self.parents.get(id(node))
+        if isinstance(parent, ast.Call) and parent.func is node:
+            return True
+        if type_test(node, parent, self.parents.get(id(parent))):
+            return True
+        if (isinstance(parent, ast.Attribute) and parent.value is node
+                and isinstance(parent.ctx, ast.Load) and parent.attr in self._constants(cls)):
+            return True
+        return self.safe(node, cls, seen)
+
+    def _constants(self, name: str, seen: tuple = ()) -> set[str]:
+        """Names the class body (or a file base's, by name) binds by assignment alone."""
+        cls = self.classes[name]
+        assigned = {t.id for stmt in cls.body if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+                    for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+                    for t in nodes(target) if isinstance(t, ast.Name)}
+        for base in cls.bases:
+            if isinstance(base, ast.Name) and base.id in self.classes and base.id not in seen:
+                assigned |= self._constants(base.id, (*seen, name))
+        bound = _body_names(cls)
+        return {n for n in assigned if bound.count(n) == 1}
+
+    def _plain(self, cls: ast.ClassDef, seen: tuple = ()) -> bool:
+        """Undecorated, built on nn.Module or object (or on the file's own such classes, by
+        name), no metaclass, no `__new__`: calling it runs its own `__init__` on a new instance
+        and keeps nothing else of the arguments (a namedtuple base would keep them as fields)."""
+        if cls.decorator_list or cls.keywords or "__new__" in _body_names(cls):
+            return False
+        for base in cls.bases:
+            if isinstance(base, ast.Name) and base.id in self.classes and base.id not in seen:
+                if self.counts.get(base.id) != 1 or not self._plain(self.classes[base.id],
+                                                                    (*seen, cls.name)):
+                    return False
+            elif dotted(base, self.aliases) not in _PLAIN_BASES:
+                return False
+        return True
 
     def _scope_of(self, node: ast.AST):
         """The function whose local `node` binds, or the module; None in a class body."""
@@ -222,84 +271,106 @@ class _ClassFlows:
                 return None
         return self.tree
 
-    def _into_parameters(self, call: ast.Call, methods: set[str], seen: frozenset,
+    def _into_parameters(self, call: ast.Call, cls: str, seen: frozenset,
                          index: int | None = None, keyword: str | None = None) -> bool:
-        callees = self._callees(call)
-        if not callees:
+        callee = self._callee(call)
+        if callee is None:
             return False
-        for fn, shift in callees:
-            args = fn.args
-            if keyword is not None:
-                names = [a.arg for a in (*args.args, *args.kwonlyargs)]
-                parameter = keyword if keyword in names else None
-            else:
-                positional = [*args.posonlyargs, *args.args]
-                parameter = positional[index + shift].arg if index + shift < len(positional) else None
-            if parameter is None or not self._name_used_well(fn, parameter, methods, seen):
-                return False
-        return True
+        fn, shift = callee
+        args = fn.args
+        if keyword is not None:
+            names = [a.arg for a in (*args.args, *args.kwonlyargs)]
+            parameter = keyword if keyword in names else None
+        else:
+            positional = [*args.posonlyargs, *args.args]
+            parameter = positional[index + shift].arg if index + shift < len(positional) else None
+        return parameter is not None and self._name_used_well(fn, parameter, cls, seen)
 
-    def _callees(self, call: ast.Call) -> list[tuple]:
-        """(function, parameters before the arguments) for every definition the call may reach:
-        a module-level function or class (its `__init__`) by its name, or a method by its name."""
+    def _callee(self, call: ast.Call) -> tuple | None:
+        """(the definition the call runs, parameters before its arguments), or None."""
         func = call.func
         if isinstance(func, ast.Name) and self.counts.get(func.id) == 1:
             if func.id in self.functions:
                 fn = self.functions[func.id]
-                return [] if fn.decorator_list else [(fn, 0)]
+                return None if fn.decorator_list else (fn, 0)
             if func.id in self.classes and self._plain(self.classes[func.id]):
-                inits = [s for s in self.classes[func.id].body
-                         if isinstance(s, ast.FunctionDef) and s.name == "__init__"]
-                return [(inits[0], 1)] if len(inits) == 1 and not inits[0].decorator_list else []
-        if (isinstance(func, ast.Attribute) and func.attr not in self.stored
-                and self._on_own_instance(call)):
-            found = []
-            for fn in self.members.get(func.attr, []):
-                decorators = [_decorator_name(d, self.aliases, self.rebound) for d in fn.decorator_list]
-                if decorators not in ([], ["staticmethod"], ["classmethod"]):
-                    return []
-                found.append((fn, 0 if decorators == ["staticmethod"] else 1))
-            return found
-        return []
+                return self._defined(self.classes[func.id], "__init__")
+        if isinstance(func, ast.Attribute) and func.attr not in self.stored:
+            chain = self._own_class_chain(call)
+            for cls in chain or ():
+                if func.attr in _body_names(cls):
+                    overridden = any(func.attr in _body_names(sub) for sub in self._descendants(cls))
+                    return None if overridden else self._defined(cls, func.attr)
+        return None
 
-    def _plain(self, cls: ast.ClassDef, seen: tuple = ()) -> bool:
-        """Built on nn.Module or object (or the file's own such classes), no metaclass, no
-        `__new__`: calling it runs its `__init__` on a new instance and keeps nothing else of
-        the arguments (a namedtuple base would keep them as fields)."""
-        if cls.keywords or any(isinstance(s, ast.FunctionDef) and s.name == "__new__" for s in cls.body):
-            return False
-        for base in cls.bases:
-            if isinstance(base, ast.Name) and base.id in self.classes and base.id not in seen:
-                if not self._plain(self.classes[base.id], (*seen, cls.name)):
-                    return False
-            elif dotted(base, self.aliases) not in _PLAIN_BASES:
-                return False
-        return True
+    def _defined(self, cls: ast.ClassDef, name: str) -> tuple | None:
+        """The undecorated `def name(self, ...)` of the class body, the only binding of `name`
+        there (no `__init__ = other` after it)."""
+        if _body_names(cls).count(name) != 1:
+            return None
+        fn = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == name), None)
+        return (fn, 1) if fn is not None and not fn.decorator_list else None
 
-    def _on_own_instance(self, call: ast.Call) -> bool:
-        """`self.f(...)` (or `cls.f(...)`) inside a method of the file whose first parameter is
-        that name, never rebound: the attribute is the file's method (or one it inherits)."""
+    def _descendants(self, cls: ast.ClassDef) -> list:
+        """The file's classes built on `cls` (by name: a base reached any other way is refused),
+        whose instances a method of `cls` may get as `self`."""
+        found, frontier = [], [cls.name]
+        while frontier:
+            name = frontier.pop()
+            for other in self.classes.values():
+                if other not in found and any(isinstance(b, ast.Name) and b.id == name
+                                              for b in other.bases):
+                    found.append(other)
+                    frontier.append(other.name)
+        return found
+
+    def _own_class_chain(self, call: ast.Call) -> list | None:
+        """For `self.m(...)` inside an instance method of a plain class (its first parameter
+        `self`, never rebound in the file): that class and its file bases in order (one base
+        each), where `m` must be found."""
         owner = call.func.value
-        if not (isinstance(owner, ast.Name) and owner.id in OWNERS) or any(
-                _rebinds_owner(n) for n in nodes(self.tree)):
-            return False
+        if not (isinstance(owner, ast.Name) and owner.id in OWNERS) or self.owner_rebound:
+            return None
         method = self._scope_of(call)
         cls = self.parents.get(id(method))
-        return (isinstance(method, ast.FunctionDef) and isinstance(cls, ast.ClassDef)
-                and _first_parameter(method) == owner.id)
+        if not (isinstance(method, ast.FunctionDef) and isinstance(cls, ast.ClassDef)
+                and _first_parameter(method) == owner.id and self._plain(cls)
+                and all(_decorator_name(d, self.aliases, self.rebound) in _INSTANCE_DECORATORS
+                        for d in method.decorator_list)):
+            return None
+        chain = [cls]
+        while len(chain[-1].bases) == 1 and isinstance(chain[-1].bases[0], ast.Name) \
+                and chain[-1].bases[0].id in self.classes and len(chain) < 16:
+            chain.append(self.classes[chain[-1].bases[0].id])
+        return chain if all(len(c.bases) <= 1 for c in chain) else None
 
-    def _name_used_well(self, scope, name: str, methods: set[str], seen: frozenset) -> bool:
+    def _name_used_well(self, scope, name: str, cls: str, seen: frozenset) -> bool:
         """`name`, bound once in `scope` (to the class), is read only in allowed uses."""
         key = (id(scope), name)
         if key in seen:
             return True  # being followed already (a recursive helper)
         seen = seen | {key}
-        inside = list(nodes(scope)) if scope is not self.tree else list(nodes(self.tree))
+        inside = list(nodes(scope))
         bindings = sum(1 for n in inside if _binds(n, name))
         if bindings != 1 or (scope is self.tree and self.counts.get(name) != 1):
             return False
-        return all(self._used_well(n, methods, seen) for n in inside
+        return all(self._used_well(n, cls, seen) for n in inside
                    if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load))
+
+
+def _body_names(cls: ast.ClassDef) -> list[str]:
+    """Every name bound at the top of a class body (a def, a class, an assignment, an import,
+    a loop or `with` target), once per binding."""
+    names = []
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(stmt.name)
+        elif not isinstance(stmt, (ast.Expr, ast.Pass)):
+            names += [n.id for n in nodes(stmt) if isinstance(n, ast.Name)
+                      and not isinstance(n.ctx, ast.Load)]
+            names += [(a.asname or a.name.split(".")[0]) for n in nodes(stmt)
+                      if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names]
+    return names
 
 
 def _binds(node: ast.AST, name: str) -> bool:
