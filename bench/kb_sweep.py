@@ -31,6 +31,7 @@ import argparse
 import ast
 import gc
 import json
+import os
 import re
 import statistics
 import sys
@@ -40,6 +41,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+if "--device" in sys.argv and sys.argv[sys.argv.index("--device") + 1] == "cpu":
+    os.environ["TRITON_INTERPRET"] = "1"  # before Triton is imported: the cpu evaluator's way
 
 from server.evaluation import pipeline  # noqa: E402
 from server.evaluation.protocol import EvalRequest  # noqa: E402
