@@ -199,6 +199,7 @@ def sweep_task(path: Path, task_id: str, device: str, static_only: bool,
         row["flags"] = {k: profile.get(k) for k in ("replayable", "perturb_timing_inputs",
                                                      "insensitive", "eval_mode")}
         row["flags"]["rows"] = profile.get("row_inputs")
+        row["flags"]["unstable"] = profile.get("unstable")
         for name in stand_ins:
             req.code = reference + STAND_INS[name]
             try:
@@ -235,6 +236,10 @@ def summary(rows: list[dict]) -> None:
     for r in bad_profile:
         print(f"  {r['task']}: {r['profile'][:240]}")
     done = [r for r in ran if "profile_s" in r]
+    unstable = [r for r in done if r["flags"].get("unstable")]
+    print(f"references that miss their own float64 output (the profile's `unstable`): {len(unstable)}")
+    for r in unstable:
+        print(f"  {r['task']}: {r['flags']['unstable'][:200]}")
     for name in STAND_INS:
         ok = "scored" if name == "same" else "correct"
         if not any(name in r for r in done):

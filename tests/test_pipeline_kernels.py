@@ -145,3 +145,61 @@ def test_memory_running_out_in_the_integrity_check_is_the_submissions_too(monkey
     monkeypatch.setattr(pipeline, "_check_integrity", tampered)  # what the check finds comes first
     result = pipeline.evaluate_candidate(req, {}, ".", lambda stage: None)
     assert result.error_class == "tampering", result
+
+
+UNSTABLE_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.sin(1e6 * x)  # float32's rounding of 1e6 * x moves the sine by up to ~0.03
+
+
+def get_inputs():
+    return [torch.rand(64, 64)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+ZEROS = """
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def zero_kernel(out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.zeros((BLOCK,), dtype=tl.float32), mask=offs < n)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        zero_kernel[(triton.cdiv(x.numel(), 1024),)](out, x.numel(), BLOCK=1024)
+        return out
+"""
+
+
+def test_a_reference_that_misses_its_own_float64_output_is_said_unstable(evaluator, tmp_path):
+    """Some KernelBench references amplify rounding (EfficientNetB2 in training mode; TF32
+    convolutions through ResNet101 on the H200): the profile finds it, and a mismatch on such
+    a task says so."""
+    from server.evaluation.pipeline import UNSTABLE_NOTE, profile_reference
+    from server.evaluation.protocol import EvalRequest
+
+    relu = (BUNDLED / "level1" / "19_ReLU.py").read_text()
+    for source, unstable in ((UNSTABLE_REFERENCE, True), (relu, False)):
+        profile = profile_reference(EvalRequest(code="", reference_source=source), str(tmp_path))
+        assert bool(profile["unstable"]) is unstable, profile["unstable"]
+    assert "differ beyond" in profile_reference(
+        EvalRequest(code="", reference_source=UNSTABLE_REFERENCE), str(tmp_path))["unstable"]
+    wrong = evaluator.evaluate(ZEROS, UNSTABLE_REFERENCE, task_id="level1/999_sine_unstable")
+    assert wrong.error_class == "output_mismatch" and UNSTABLE_NOTE in wrong.feedback
+    stable = evaluator.evaluate(ZEROS, relu, task_id="level1/19_ReLU")
+    assert stable.error_class == "output_mismatch" and UNSTABLE_NOTE not in stable.feedback

@@ -387,3 +387,4 @@ def test_the_scaled_trial_tolerates_rounding_of_sums_that_cancel_but_not_wrong_o
     trials = list(correctness_trials(lambda: [torch.rand(4, 8)], torch.device("cpu"), 0, 3, None,
                                      insensitive=True))
     assert [t.cancelling for t in trials] == [False, False, False, True]
+

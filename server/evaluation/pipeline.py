@@ -37,6 +37,10 @@ from .static_check import static_check
 from .timed_inputs import TimedOutputSampler, gather, input_bytes, perturbs, separable_rows
 from .timing import MIN_TRIALS, Hooks, time_forward, trials_for
 
+# Said on every step of a task whose reference misses its own float64 output (profile_reference)
+UNSTABLE_NOTE = ("this task's reference is numerically unstable: computed in float64 it differs "
+                 "from its own float32 output beyond the tolerance, so a kernel that rounds "
+                 "differently can fail it without being wrong")
 TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
 Progress = Callable[[str], None]
 # The reference's time is cached for every later step of its task, so it is the median of a few
@@ -82,6 +86,7 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
                 perturbation.perturbable(inputs), lambda: _perturbation_visible(req, model, inputs))
             profile["insensitive"] = _insensitive(req, reference.get_inputs, model, device)
             profile["row_inputs"] = separable_rows(model, inputs, req.atol, req.rtol)
+            profile["unstable"] = _instability(req, model, inputs)
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
     return dict(profile, flops=flops, bytes=nbytes, dtype=str(dtype).replace("torch.", ""))
 
@@ -177,6 +182,29 @@ def _perturbation_visible(req: EvalRequest, model, inputs: list) -> bool:
     except StageFailure:
         return True
     return False
+
+
+def _instability(req: EvalRequest, model, inputs: list) -> str | None:
+    """How the reference's own float32 output misses its float64 one beyond the tolerance (the
+    comparison's message), or None. Some KernelBench tasks amplify rounding: EfficientNetB2 in
+    training mode normalises batches of two (float64 and float32 outputs 0.29 apart on a CPU),
+    and on the H200 the reference's convolutions run in TF32 (PyTorch's default), which
+    ResNet101's and MobileNetV2's depth carry past the tolerance (kb_sweep). No kernel but one
+    following the reference's own rounding passes such a task reliably; each step says so."""
+    try:
+        exact = copy.deepcopy(model).double()
+        wide = [x.double() if torch.is_tensor(x) and x.is_floating_point() else x for x in inputs]
+        precise = as_tensors(exact(*wide), "reference")
+        outs = as_tensors(model(*inputs), "reference")
+        cast = [p.to(o.dtype) if o.is_floating_point() else o for o, p in zip(outs, precise)]
+        del exact, wide, precise
+        check_output(outs, cast, atol=req.atol, rtol=req.rtol, task_id=req.task_id,
+                     label="the reference against itself in float64")
+    except StageFailure as failure:
+        return failure.feedback
+    except Exception:  # noqa: BLE001 - no float64 version (an op without one): no verdict
+        return None
+    return None
 
 
 def _is_random(model, inputs: list) -> bool:
@@ -634,13 +662,22 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
         label, cancelling = trial.label, trial.cancelling
         del trial  # its inputs: the reference computes on the pristine ones
         expected = ref.output(pristine)
-        worst = max(worst, check_output(out, expected, atol=req.atol, rtol=req.rtol,
-                                        task_id=req.task_id, label=label, cancelling=cancelling))
+        try:
+            worst = max(worst, check_output(out, expected, atol=req.atol, rtol=req.rtol,
+                                            task_id=req.task_id, label=label,
+                                            cancelling=cancelling))
+        except StageFailure as failure:
+            if failure.error_class != "output_mismatch" or not profile.get("unstable"):
+                raise
+            raise StageFailure(failure.stage, failure.error_class,
+                               f"{failure.feedback} ({UNSTABLE_NOTE})") from None
         result.trials_passed += 1
         signature = output_signature(out)
         del out, expected, saved, pristine
     result.max_abs_error = worst
     result.correct = True
+    if profile.get("unstable"):
+        result.notes.append(f"Note: {UNSTABLE_NOTE}.")
     if device.type == "cpu" and autotune_configs_pruned():
         result.notes.append("cpu evaluator: each @triton.autotune kernel ran on its first config "
                             "only (the interpreter cannot benchmark configs)")
