@@ -388,3 +388,17 @@ def test_the_scaled_trial_tolerates_rounding_of_sums_that_cancel_but_not_wrong_o
                                      insensitive=True))
     assert [t.cancelling for t in trials] == [False, False, False, True]
 
+
+
+def test_a_mismatch_of_tl_dot_kernels_on_a_gpu_says_they_run_in_tf32():
+    from server.evaluation.pipeline import TF32_HINT, with_precision_hint
+
+    failure = StageFailure("correctness", "output_mismatch", "random inputs #1: 3 of 1024 differ")
+    gpu, cpu = torch.device("cuda", 0), torch.device("cpu")
+    dot = "acc += tl.dot(a, b)"
+    assert TF32_HINT in with_precision_hint(failure, dot, gpu).feedback
+    for source, device in ((dot, cpu), ("tl.dot(a, b, input_precision='ieee')", gpu),
+                           ("x = tl.sum(a)", gpu)):
+        assert with_precision_hint(failure, source, device) is failure
+    other = StageFailure("correctness", "non_finite", "NaN")
+    assert with_precision_hint(other, dot, gpu) is other
