@@ -238,12 +238,33 @@ def test_kernelbenchs_resnet_idioms_pass(body):
     "class Box(dict):\n    def grab(self):\n        self.setdefault('k', H)\n        return self['k'].get(OBJ)\n",
     HOLDER + "\n\nclass U(nn.Module):\n    def pick(self, k=None):\n        return self\n\n"
     "    @classmethod\n    def grab(self):\n        return self.pick(H)\n",
+    # red-team pass 38:
+    "import typing\nT = typing.TypeVar('T')\n\n\nclass Base(nn.Module, typing.Generic[T]):\n"
+    "    def __init__(self):\n        super().__init__()\n        self._C = None\n\n"
+    "    def get(self):\n        return self._C\n\n\nclass K(Base[int]):\n    pass\n\n\n"
+    "NATIVE = K.get(OBJ)\n",
+    HOLDER + "\n\ndef unwrap(c):\n    return c.get\n\n\n@unwrap\nclass K(H):\n    pass\n\n\n"
+    "NATIVE = K(OBJ)\n",
+    HOLDER + "\n\nclass K(H):\n    pass\n\n\nNATIVE = super(K, K).get(OBJ)\n",
+    HOLDER + "\n\nclass K(H):\n    @classmethod\n    def run(cls, obj):\n        return super().get(obj)\n",
+    HOLDER + "\n\nclass Base(nn.Module):\n    def __init_subclass__(cls, block=None):\n"
+    "        cls.blk = block\n\n\nclass Sub(Base, block=H):\n    pass\n",
+    HOLDER + "\n\nclass Sub(H):\n    pass\n\n\nclass Sub(nn.Module):\n    pass\n\n\n"
+    "NATIVE = Sub.get(OBJ)\n",
+    HOLDER + "\n\nclass Base(nn.Module):\n    width = 1\n\n\nclass K(Base):\n"
+    "    def width(self):\n        return self._w\n\n\ndef take(b):\n    return b.width(OBJ)\n\n\n"
+    "NATIVE = take(K)\n",
+    HOLDER + "\n\nclass U(nn.Module):\n    def pick(self, k):\n        return 1\n\n"
+    "    def grab(self):\n        return self.pick(H)\n\n\nclass Mixin:\n    def pick(self, k):\n"
+    "        return k\n\n\nclass Sub(Mixin, U):\n    pass\n",
 ], ids=["method-of-the-parameter", "returned", "stored-on-an-instance", "parameter-rebound",
         "in-a-list", "library-call", "namedtuple-field", "other-objects-method",
         "stored-method-name", "star-args", "star-kwargs", "conditional-alias",
         "another-objects-make-layer", "base-through-a-conditional", "base-through-an-alias",
         "class-decorator", "init-rebound-in-the-body", "same-name-in-another-class",
-        "classmethod-pick"])
+        "classmethod-pick", "generic-base", "class-decorator-of-the-file", "super-of-the-class",
+        "super-in-a-classmethod", "class-keyword", "two-classes-of-one-name",
+        "method-over-a-base-constant", "mixin-method-first"])
 def test_a_class_passed_where_it_escapes_the_rules_is_refused(module):
     with pytest.raises(StageFailure) as err:
         check(module)

@@ -95,11 +95,14 @@ def check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> Non
     plain_own = plain_class_accesses(tree, aliases, own)
     misused = misused_class(tree, {id(n) for a in annotation_nodes(tree) for n in nodes(a)}, aliases)
     if misused is not None:
-        _fail(f"{where(misused)}: `{getattr(misused, 'id', None) or misused.attr}` (a class of "
+        named = getattr(misused, "id", None) or getattr(misused, "attr", None) or ast.unparse(misused)[:80]
+        _fail(f"{where(misused)}: `{named}` (a class of "
               "yours, or one of its methods) may only be called, named as a base, tested with "
-              "isinstance/issubclass/super or `is`, iterated, indexed, or have its constants read: "
+              "isinstance/issubclass or `is`, iterated, indexed, or have its constants read: "
               "a method read off its class (`Holder.get`), or the class under another name "
-              "(`K = Holder`), can be called with any object as `self`")
+              "(`K = Holder`), can be called with any object as `self` (also: `super(C, self)` "
+              "only in an instance method; class decorators only dataclass, total_ordering, "
+              "final, unique; no class of yours as a class keyword)")
     for node in nodes(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in known:
             # e.g. what Triton's interpreter copies into a module's globals at the first launch

@@ -96,20 +96,15 @@ def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, st
     class body (`stolen = staticmethod(get)`)."""
     rebound = bound_names(tree) - set(aliases)
     defs = {n.name: n for n in nodes(tree) if isinstance(n, ast.ClassDef)}
-
-    def plain_methods(cls: ast.ClassDef, seen=()) -> set[str]:
-        own = {stmt.name for stmt in cls.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-               and not any(_decorator_name(d, aliases, rebound) in ("staticmethod", "classmethod")
-                           for d in stmt.decorator_list)}
-        for base in cls.bases:
-            if isinstance(base, ast.Name) and base.id in defs and base.id not in seen:
-                own |= plain_methods(defs[base.id], (*seen, cls.name))
-        return own
-
-    methods = {name: plain_methods(cls) for name, cls in defs.items()}
-    methods["cls"] = set().union(*methods.values()) if methods else set()
+    # Every plain method name any class of the file defines counts as a method of each of them:
+    # which class's methods another inherits is not read from its bases (`class H(Outer.Base)`,
+    # `class H(Base[int])`, two classes of one name and mixins hid inherited methods: red-team
+    # pass 38), and a name that is a method somewhere is never read off a class as a constant.
+    every = _plain_method_names(tree, aliases, rebound)
+    methods = {name: every for name in defs}
+    methods["cls"] = every
     parents = {id(child): parent for parent in nodes(tree) for child in ast.iter_child_nodes(parent)}
-    flows = _ClassFlows(tree, parents, annotations, aliases, rebound)
+    flows = _ClassFlows(tree, parents, annotations, aliases, rebound, every)
     for node in nodes(tree):
         named = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
         if not (named in methods and isinstance(node.ctx, ast.Load)):
@@ -127,6 +122,10 @@ def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, st
                 if (isinstance(node, ast.Name) and node.id == first and isinstance(node.ctx, ast.Load)
                         and not _allowed_class_use(node, parents, annotations, methods["cls"])):
                     return node
+    misused = _class_decorated_or_keyword(tree, aliases, rebound) or _super_misused(
+        tree, parents, aliases, rebound, every)
+    if misused is not None:
+        return misused
     for cls in defs.values():  # a method named in its own class body, outside any method
         mine = methods[cls.name]
         stack = list(cls.body)
@@ -142,6 +141,68 @@ def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, st
     return None
 
 
+# Class decorators a submission's class may have: they keep the class a class and call none of
+# its methods (a decorator of the file's own gets the class itself: `@unwrap class H` was
+# `H.addr`; red-team pass 38).
+_CLASS_DECORATORS = {"dataclasses.dataclass", "functools.total_ordering", "typing.final",
+                     "enum.unique", "typing.runtime_checkable"}
+
+
+def _plain_method_names(tree: ast.Module, aliases: dict[str, str], rebound: set[str]) -> set[str]:
+    """Names defined by a `def` in any class body of the file, but those defined only as static
+    or class methods (`Cfg.block(8)` calls a classmethod with the class, as intended)."""
+    plain, other = set(), set()
+    for cls in nodes(tree):
+        if isinstance(cls, ast.ClassDef):
+            for stmt in cls.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    kinds = {_decorator_name(d, aliases, rebound) for d in stmt.decorator_list}
+                    (other if kinds & {"staticmethod", "classmethod"} else plain).add(stmt.name)
+    return plain
+
+
+def _class_decorated_or_keyword(tree: ast.Module, aliases: dict[str, str],
+                                rebound: set[str]) -> ast.AST | None:
+    """A class decorator other than the library's few that keep a class as it is, or a class
+    of the file given as a class keyword (`class Sub(Base, block=H)` hands H to
+    `__init_subclass__`, which may keep it anywhere)."""
+    names = {n.name for n in nodes(tree) if isinstance(n, ast.ClassDef)}
+    for cls in nodes(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for deco in cls.decorator_list:
+            if _decorator_name(deco, aliases, rebound) not in _CLASS_DECORATORS:
+                return deco
+        for keyword in cls.keywords:
+            if any(isinstance(n, ast.Name) and n.id in names for n in nodes(keyword.value)):
+                return keyword.value
+    return None
+
+
+def _super_misused(tree: ast.Module, parents: dict, aliases: dict[str, str], rebound: set[str],
+                   methods: set[str]) -> ast.AST | None:
+    """`super(C, self)` only as a method's own (its first parameter, in an instance method):
+    `super(H, H).addr(x)` reads a plain function off the class; and in a classmethod, where
+    `super()` is bound to the class, no method is read off it (`super().addr(obj)`)."""
+    for call in nodes(tree):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "super"):
+            continue
+        method = parents.get(id(call))
+        while method is not None and not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            method = parents.get(id(method))
+        kinds = {_decorator_name(d, aliases, rebound) for d in getattr(method, "decorator_list", ())}
+        in_classmethod = "classmethod" in kinds
+        if call.args:
+            first = _first_parameter(method) if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+            if (len(call.args) != 2 or call.keywords or in_classmethod or "staticmethod" in kinds
+                    or not (isinstance(call.args[1], ast.Name) and call.args[1].id == first)):
+                return call
+        parent = parents.get(id(call))
+        if in_classmethod and isinstance(parent, ast.Attribute) and parent.attr in methods:
+            return parent
+    return None
+
+
 def _allowed_class_use(node, parents: dict, annotations: set[int], methods: set[str]) -> bool:
     parent = parents.get(id(node))
     grand = parents.get(id(parent))
@@ -149,13 +210,13 @@ def _allowed_class_use(node, parents: dict, annotations: set[int], methods: set[
         return True
     if isinstance(parent, ast.Call) and (parent.func is node or (
             isinstance(parent.func, ast.Name) and parent.func.id == "super"
-            and any(a is node for a in parent.args))):
+            and parent.args and parent.args[0] is node)):
         return True
     if isinstance(parent, ast.Tuple) and isinstance(grand, ast.ExceptHandler):
         return True  # except (A, B)
-    if isinstance(parent, (ast.ClassDef, ast.ExceptHandler, ast.Raise)) or (
-            isinstance(parent, ast.keyword) and (isinstance(grand, ast.ClassDef)
-                                                 or parent.arg == "default_factory")):
+    if (isinstance(parent, ast.ClassDef) and any(b is node for b in parent.bases)) or isinstance(
+            parent, (ast.ExceptHandler, ast.Raise)) or (
+            isinstance(parent, ast.keyword) and parent.arg == "default_factory"):
         return True
     if (isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node) or (
             isinstance(parent, ast.Subscript) and parent.value is node):
@@ -184,11 +245,15 @@ class _ClassFlows:
     `__init__ = other` in a class body, `self.m` resolved by name across unrelated classes.)"""
 
     def __init__(self, tree: ast.Module, parents: dict, annotations: set[int],
-                 aliases: dict[str, str], rebound: set[str]):
+                 aliases: dict[str, str], rebound: set[str], methods: set[str]):
         self.tree, self.parents, self.annotations = tree, parents, annotations
         self.counts = binding_counts(tree)
         self.functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-        self.classes = {n.name: n for n in nodes(tree) if isinstance(n, ast.ClassDef)}
+        defined = [n for n in nodes(tree) if isinstance(n, ast.ClassDef)]
+        # a name two classes share is followed for neither (which one a name reaches is not read)
+        self.classes = {n.name: n for n in defined
+                        if sum(1 for other in defined if other.name == n.name) == 1}
+        self.methods = methods
         # names ever stored as attributes (`self.f = ...`, setattr, registrations): `self.f(...)`
         # may then be any callable, not the method of that name
         self.stored = {n.attr for n in nodes(tree)
@@ -204,7 +269,7 @@ class _ClassFlows:
 
     def safe(self, node: ast.AST, cls: str, seen: frozenset = frozenset()) -> bool:
         """`node`, a value that is the class `cls`, flows only into allowed uses."""
-        if len(seen) > 16 or not self._plain(self.classes[cls]):
+        if len(seen) > 16 or cls not in self.classes or not self._plain(self.classes[cls]):
             return False
         parent = self.parents.get(id(node))
         if isinstance(parent, ast.IfExp) and node is not parent.test:
@@ -245,7 +310,7 @@ class _ClassFlows:
             if isinstance(base, ast.Name) and base.id in self.classes and base.id not in seen:
                 assigned |= self._constants(base.id, (*seen, name))
         bound = _body_names(cls)
-        return {n for n in assigned if bound.count(n) == 1}
+        return {n for n in assigned if bound.count(n) == 1 and n not in self.methods}
 
     def _plain(self, cls: ast.ClassDef, seen: tuple = ()) -> bool:
         """Undecorated, built on nn.Module or object (or on the file's own such classes, by
@@ -299,8 +364,10 @@ class _ClassFlows:
             chain = self._own_class_chain(call)
             for cls in chain or ():
                 if func.attr in _body_names(cls):
-                    overridden = any(func.attr in _body_names(sub) for sub in self._descendants(cls))
-                    return None if overridden else self._defined(cls, func.attr)
+                    below = self._descendants(cls)
+                    if below is None or any(func.attr in _body_names(sub) for sub in below):
+                        return None
+                    return self._defined(cls, func.attr)
         return None
 
     def _defined(self, cls: ast.ClassDef, name: str) -> tuple | None:
@@ -311,15 +378,22 @@ class _ClassFlows:
         fn = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == name), None)
         return (fn, 1) if fn is not None and not fn.decorator_list else None
 
-    def _descendants(self, cls: ast.ClassDef) -> list:
-        """The file's classes built on `cls` (by name: a base reached any other way is refused),
-        whose instances a method of `cls` may get as `self`."""
+    def _descendants(self, cls: ast.ClassDef) -> list | None:
+        """The file's classes built on `cls`, whose instances a method of `cls` may get as
+        `self`: any class whose bases or keywords name it anywhere (`Outer.U`, `U[int]`, a
+        mixin beside it), and theirs; None when one of them has other than a single base
+        that is a name (a mixin's or a library base's method of the same name would come
+        first: red-team pass 38)."""
         found, frontier = [], [cls.name]
         while frontier:
             name = frontier.pop()
-            for other in self.classes.values():
-                if other not in found and any(isinstance(b, ast.Name) and b.id == name
-                                              for b in other.bases):
+            for other in (n for n in nodes(self.tree) if isinstance(n, ast.ClassDef)):
+                mentions = {n.id if isinstance(n, ast.Name) else n.attr
+                            for part in (*other.bases, *(k.value for k in other.keywords))
+                            for n in nodes(part) if isinstance(n, (ast.Name, ast.Attribute))}
+                if other not in found and name in mentions:
+                    if len(other.bases) != 1 or not isinstance(other.bases[0], ast.Name) or other.keywords:
+                        return None
                     found.append(other)
                     frontier.append(other.name)
         return found
@@ -337,6 +411,8 @@ class _ClassFlows:
                 and _first_parameter(method) == owner.id and self._plain(cls)
                 and all(_decorator_name(d, self.aliases, self.rebound) in _INSTANCE_DECORATORS
                         for d in method.decorator_list)):
+            return None
+        if cls.name not in self.classes:
             return None
         chain = [cls]
         while len(chain[-1].bases) == 1 and isinstance(chain[-1].bases[0], ast.Name) \
