@@ -95,8 +95,9 @@ def _refused_while(construction: ConstructionGuard, doing: str) -> None:
 def build_models(reference: ModuleType, candidate: ModuleType, candidate_file: str,
                  device: torch.device, eval_mode: bool = False):
     """Model, ModelNew and the reference's pristine state (see correctness.restore): Model and
-    ModelNew from the same init inputs and the same seed, on the device; both in eval mode when the reference is random in training mode (dropout), or none could match it.
-    On a GPU both are built there (their parameters initialised by the device: KernelBench's
+    ModelNew from the same init inputs and the same seed, on the device; both in eval mode when
+    the reference is random in training mode (dropout), or none could match it. On a GPU both
+    are built there (their parameters initialised by the device: KernelBench's
     32768x32768 Linear layers took 7-11 s each to initialise on the host, most of a 25 s step);
     code that cannot run there (a CPU generator, a numpy array met by a device tensor) has
     both built on the host instead, as before."""

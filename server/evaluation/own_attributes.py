@@ -88,12 +88,14 @@ def _scope(method, owner: str):
 
 def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, str]) -> ast.AST | None:
     """The first use of one of the submission's classes other than calling it, naming it as a
-    base, in isinstance/issubclass/super, an `is` comparison, an annotation, an `except` or
-    `raise`, iterating or indexing it (enums), or reading an attribute that is not one of its
-    methods (static and class methods are fine): `Holder.get(torch)`, or `K = Holder` and then
-    `K.get(torch)`, would call a method with any object as `self`. A classmethod's `cls` is
-    judged the same way (`cls.get(torch)`, `k = cls`), and so is a method named inside its own
-    class body (`stolen = staticmethod(get)`)."""
+    base, in isinstance/issubclass/`super(C, self)`, an `is` comparison, an annotation, an
+    `except` or `raise`, iterating or indexing it (enums), or reading an attribute that no class
+    of the file defines as a plain method (static and class methods are fine), or flowing as a
+    value where it stays so (`_ClassFlows`): `Holder.get(torch)`, or `K = Holder` and then
+    `K.get(torch)`, would call a method with any object as `self`. A classmethod's first
+    parameter is judged the same way (`cls.get(torch)`, `k = cls`), and so is a method named
+    inside its own class body (`stolen = staticmethod(get)`), a class decorator of the file's
+    own, a class of the file given as a class keyword, and `super()` outside a method's own."""
     rebound = bound_names(tree) - set(aliases)
     defs = {n.name: n for n in nodes(tree) if isinstance(n, ast.ClassDef)}
     # Every plain method name any class of the file defines counts as a method of each of them:
@@ -151,13 +153,14 @@ _CLASS_DECORATORS = {"dataclasses.dataclass", "functools.total_ordering", "typin
 def _plain_method_names(tree: ast.Module, aliases: dict[str, str], rebound: set[str]) -> set[str]:
     """Names defined by a `def` in any class body of the file, but those defined only as static
     or class methods (`Cfg.block(8)` calls a classmethod with the class, as intended)."""
-    plain, other = set(), set()
+    plain = set()
     for cls in nodes(tree):
         if isinstance(cls, ast.ClassDef):
             for stmt in cls.body:
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     kinds = {_decorator_name(d, aliases, rebound) for d in stmt.decorator_list}
-                    (other if kinds & {"staticmethod", "classmethod"} else plain).add(stmt.name)
+                    if not kinds & {"staticmethod", "classmethod"}:
+                        plain.add(stmt.name)
     return plain
 
 
@@ -185,15 +188,16 @@ def _super_misused(tree: ast.Module, parents: dict, aliases: dict[str, str], reb
     `super(H, H).addr(x)` reads a plain function off the class; and in a classmethod, where
     `super()` is bound to the class, no method is read off it (`super().addr(obj)`)."""
     for call in nodes(tree):
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "super"):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id == "super"):
             continue
         method = parents.get(id(call))
-        while method is not None and not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        while method is not None and not isinstance(method, _SCOPES):
             method = parents.get(id(method))
         kinds = {_decorator_name(d, aliases, rebound) for d in getattr(method, "decorator_list", ())}
         in_classmethod = "classmethod" in kinds
         if call.args:
-            first = _first_parameter(method) if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+            first = None if isinstance(method, (ast.Lambda, type(None))) else _first_parameter(method)
             if (len(call.args) != 2 or call.keywords or in_classmethod or "staticmethod" in kinds
                     or not (isinstance(call.args[1], ast.Name) and call.args[1].id == first)):
                 return call
@@ -392,7 +396,8 @@ class _ClassFlows:
                             for part in (*other.bases, *(k.value for k in other.keywords))
                             for n in nodes(part) if isinstance(n, (ast.Name, ast.Attribute))}
                 if other not in found and name in mentions:
-                    if len(other.bases) != 1 or not isinstance(other.bases[0], ast.Name) or other.keywords:
+                    if (len(other.bases) != 1 or not isinstance(other.bases[0], ast.Name)
+                            or other.keywords):
                         return None
                     found.append(other)
                     frontier.append(other.name)
