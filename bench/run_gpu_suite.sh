@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # One run on a GPU host: the GPU test suite, a server smoke test over loopback, the benchmark.
 # Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|tests1|tests2|bench] [KernelBench task root]
+#    or: bash bench/run_gpu_suite.sh sweep <KernelBench task root> [first task index] [levels...]
+#        (bench/kb_sweep.py for 540 s from that index; it prints where it stopped)
 # (`tests` and `bench` split the run in two for hosts that limit one command's duration; `tests1`
 # (everything but the adversarial folder) and `tests2` (the adversarial folder) split `tests`.)
 # Server-side wheels the host lacks may sit in .whl/ (see ../shared/gpu/wheels.sh). Logs go to
@@ -15,6 +17,14 @@ else
 fi
 PHASE=${1:-all}
 KB=${2:-}
+if [ "$PHASE" = sweep ]; then
+  START=${3:-0}
+  shift 3 2>/dev/null || shift $#
+  python3 bench/kb_sweep.py --kernelbench-dir "$KB" --start "$START" --deadline 540 \
+    --levels ${@:-1 2 3} --jsonl "${OUT:-/tmp}/kb-sweep-$START.jsonl" 2>&1 | grep -v -i warn \
+    | tee "${OUT:-/tmp}/kb-sweep-$START.log" | sed -n '/^deadline\|== summary/,$p'
+  exit 0
+fi
 LOGS=${OUT:-/tmp}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)"
