@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import gc
 import os
 import secrets
 import time
@@ -110,17 +111,26 @@ def _reference_model(reference, device: torch.device) -> torch.nn.Module:
 def _time_reference(model, inputs: list, device: torch.device) -> list:
     """The reference's timing rounds, its inputs moved to a random place before every call as the
     candidate's are (input_placement.py): a placement one process happens to get would otherwise
-    be cached for every step of the task."""
-    if device.type != "cuda":
-        return [time_forward(lambda: model(*inputs), device)]
-    made, placer, placed = list(inputs), InputPlacer(device), list(inputs)
+    be cached for every step of the task. Cyclic garbage collection is off, as in every
+    candidate's evaluation process (integrity.stop_cyclic_collection): a forward of hundreds of
+    modules allocates enough Python objects to trigger collections, whose pauses a launch-bound
+    reference's time (its host's) would carry and a candidate's would not."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        if device.type != "cuda":
+            return [time_forward(lambda: model(*inputs), device)]
+        made, placer, placed = list(inputs), InputPlacer(device), list(inputs)
 
-    def move():
-        placed[:] = made
-        placer.place(placed)
+        def move():
+            placed[:] = made
+            placer.place(placed)
 
-    return [time_forward(lambda: model(*placed), device, Hooks(before=move))
-            for _ in range(REFERENCE_ROUNDS)]
+        return [time_forward(lambda: model(*placed), device, Hooks(before=move))
+                for _ in range(REFERENCE_ROUNDS)]
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _generation_ms(get_inputs, device: torch.device, seed: int) -> float:
