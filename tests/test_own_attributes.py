@@ -93,6 +93,24 @@ def test_own_private_state_passes(module, init, forward):
     ("", "m = self._modules", "private attributes of objects other"),
     (HOLDER + "\n    @classmethod\n    def run(self, obj):\n        return self.get(obj)\n", "",
      "may only be called"),  # a classmethod's first parameter is the class, whatever its name
+    # red-team pass 39:
+    ("import typing\n\n\nclass H(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self._C = None\n\n    @typing.final(staticmethod)\n    def get(self):\n"
+     "        return self._C\n", "v = H().get(OBJ)", "private"),
+    ("import functools\n\n\nclass H(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self._C = None\n\n    @functools.lru_cache(staticmethod)\n    def get(self):\n"
+     "        return self._C\n", "v = H().get(OBJ)", "private"),
+    (HOLDER + "\n    def __class_getitem__(self, obj):\n        return self.get(obj)\n", "",
+     "may only be called"),
+    (HOLDER + "\n    def __new__(k, obj=None):\n        return k.get(obj)\n", "", "may only be called"),
+    ("import enum\n\n\nclass Mode(enum.Enum):\n    A = 1\n\n    def keep(self):\n        self._cdata = 0\n\n"
+     "    def _missing_(self):\n        return self._cdata\n", "", "private"),
+    ("class F(torch.autograd.Function):\n    def keep(self):\n        self._materialize_non_diff_grads = 1\n\n"
+     "    def forward(self, x):\n        return self._materialize_non_diff_grads\n", "", "private"),
+    ("class Fake:\n    setter = staticmethod\n\n\nclass H(nn.Module):\n    def __init__(self):\n"
+     "        super().__init__()\n        self._C = None\n\n    @property\n    def p(self):\n"
+     "        return 1\n\n    p = Fake()\n\n    @p.setter\n    def get(self):\n        return self._C\n",
+     "", "private"),
     ("import warnings\nW = getattr(warnings, 'sys')\n", "", "getattr(..., 'sys')"),
     ("from torch.nn.modules.utils import _ntuple\n", "", "private parts of modules"),
 ], ids=["function-with-a-self-parameter", "method-read-off-its-class", "class-under-another-name",
@@ -100,6 +118,9 @@ def test_own_private_state_passes(module, init, forward):
         "lambda-self-inside-a-method", "unknown-decorator", "nested-class-read-off-its-outer",
         "method-named-in-its-class-body", "decorator-name-rebound",
         "inherited-private-state", "classmethod-first-parameter-named-self",
+        "decorator-call-with-a-callable", "cache-of-staticmethod", "class-getitem-self",
+        "new-first-parameter", "enum-missing", "autograd-function-plain-forward",
+        "setter-of-a-rebound-property",
         "getattr-of-a-module-name", "other-private-helpers-of-a-module"])
 def test_foreign_private_attributes_are_refused(module, forward, says):
     with pytest.raises(StageFailure) as err:

@@ -117,7 +117,8 @@ def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, st
     for fn in nodes(tree):  # a classmethod's first parameter is `cls`, whatever its name
         if (isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
                 and isinstance(parents.get(id(fn)), ast.ClassDef)
-                and any(_decorator_name(d, aliases, rebound) == "classmethod" for d in fn.decorator_list)
+                and (fn.name in _IMPLICIT_CLASSMETHODS
+                     or any(_decorator_name(d, aliases, rebound) == "classmethod" for d in fn.decorator_list))
                 and _first_parameter(fn) not in (None, "cls")):
             first = _first_parameter(fn)
             for node in _scope(fn, first):
@@ -195,7 +196,7 @@ def _super_misused(tree: ast.Module, parents: dict, aliases: dict[str, str], reb
         while method is not None and not isinstance(method, _SCOPES):
             method = parents.get(id(method))
         kinds = {_decorator_name(d, aliases, rebound) for d in getattr(method, "decorator_list", ())}
-        in_classmethod = "classmethod" in kinds
+        in_classmethod = "classmethod" in kinds or getattr(method, "name", "") in _IMPLICIT_CLASSMETHODS
         if call.args:
             first = None if isinstance(method, (ast.Lambda, type(None))) else _first_parameter(method)
             if (len(call.args) != 2 or call.keywords or in_classmethod or "staticmethod" in kinds
@@ -471,13 +472,44 @@ def _binds(node: ast.AST, name: str) -> bool:
 
 def _methods(tree: ast.Module, aliases: dict[str, str]):
     rebound = bound_names(tree) - set(aliases)  # `def property(f): return staticmethod(f)`
-    for cls in (n for n in nodes(tree) if isinstance(n, ast.ClassDef)):
+    classes = {n.name: n for n in nodes(tree) if isinstance(n, ast.ClassDef)}
+    for cls in classes.values():
+        if not _selves_are_instances(cls, classes, aliases):
+            continue
+        bound = _body_names(cls)
+        defs = [stmt.name for stmt in cls.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        # a property whose name the body binds only by its defs (`p = Fake()` after it made
+        # `@p.setter` any decorator: red-team pass 39)
         properties = {stmt.name for stmt in cls.body if isinstance(stmt, ast.FunctionDef)
-                      and any(_decorator_name(d, aliases, rebound) == "property" for d in stmt.decorator_list)}
+                      and any(_decorator_name(d, aliases, rebound) == "property" for d in stmt.decorator_list)
+                      and bound.count(stmt.name) == defs.count(stmt.name)}
         for stmt in cls.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_method(
                     stmt, aliases, rebound, properties):
                 yield stmt
+
+
+# Called with the class as their first argument, decorated or not.
+_IMPLICIT_CLASSMETHODS = ("__init_subclass__", "__class_getitem__", "__new__")
+# Library bases that call a class's plain defs with other objects than its instances as `self`:
+# a non-static `forward` of torch.autograd.Function gets torch's ctx node, Enum's `_missing_`
+# the value looked up (red-team pass 39).
+_FOREIGN_SELF_BASES = ("torch.autograd.", "enum.")
+
+
+def _selves_are_instances(cls: ast.ClassDef, classes: dict, aliases: dict[str, str],
+                          seen: tuple = ()) -> bool:
+    """Whether every base is a dotted name (of the file's own such classes, or of a library
+    outside `_FOREIGN_SELF_BASES`): then a plain method's `self` is an instance."""
+    for base in cls.bases:
+        if isinstance(base, ast.Name) and base.id in classes and base.id not in seen:
+            if not _selves_are_instances(classes[base.id], classes, aliases, (*seen, cls.name)):
+                return False
+            continue
+        name = dotted(base, aliases)
+        if name is None or name.startswith(_FOREIGN_SELF_BASES):
+            return False
+    return True
 
 
 def _is_method(fn, aliases: dict[str, str], rebound: set[str], properties: set[str]) -> bool:
@@ -490,7 +522,8 @@ def _is_method(fn, aliases: dict[str, str], rebound: set[str], properties: set[s
         name in _METHOD_DECORATORS
         or (isinstance(d, ast.Attribute) and d.attr in _ACCESSOR_DECORATORS
             and isinstance(d.value, ast.Name) and d.value.id in properties)
-        for d, name in zip(fn.decorator_list, names)) and (first == "cls") == ("classmethod" in names)
+        for d, name in zip(fn.decorator_list, names)) and (first == "cls") == (
+            "classmethod" in names or fn.name in _IMPLICIT_CLASSMETHODS)
 
 
 def _first_parameter(fn) -> str | None:
@@ -499,14 +532,35 @@ def _first_parameter(fn) -> str | None:
 
 
 def _decorator_name(node: ast.AST, aliases: dict[str, str], rebound: set[str] = frozenset()) -> str:
-    """The dotted name a decorator resolves to; "" for a name the file binds itself."""
+    """The dotted name a decorator resolves to; "" for a name the file binds itself, and for a
+    call whose arguments are not plain data (`@typing.final(staticmethod)` is `staticmethod`,
+    `@functools.lru_cache(unwrap)` decorates with `unwrap`: red-team pass 39)."""
     target = node.func if isinstance(node, ast.Call) else node
+    if isinstance(node, ast.Call) and (
+            dotted(target, aliases) in ("typing.final", "typing.override")
+            or not all(_plain_data(a, aliases) for a in (*node.args, *(k.value for k in node.keywords)))):
+        return ""
     root_name = target
     while isinstance(root_name, ast.Attribute):
         root_name = root_name.value
     if isinstance(root_name, ast.Name) and root_name.id in rebound:
         return ""
     return dotted(target, aliases) or ""
+
+
+def _plain_data(node: ast.AST, aliases: dict[str, str]) -> bool:
+    """A literal, a tuple or list of them, or a library name that is data (`torch.float16`)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_plain_data(e, aliases) for e in node.elts)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        return True
+    name = dotted(node, aliases) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if not name or "." not in name:
+        return False
+    from .name_rules import is_data  # what the name is, in the live modules
+    return is_data(name)
 
 
 def _bound_names(tree: ast.Module) -> set[str]:
