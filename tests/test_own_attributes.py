@@ -111,6 +111,18 @@ def test_own_private_state_passes(module, init, forward):
      "        super().__init__()\n        self._C = None\n\n    @property\n    def p(self):\n"
      "        return 1\n\n    p = Fake()\n\n    @p.setter\n    def get(self):\n        return self._C\n",
      "", "private"),
+    # red-team pass 40:
+    ("class Mode(tl.core.Enum):\n    A = 1\n\n    def keep(self):\n        self._cdata = 0\n\n"
+     "    def _missing_(self):\n        return self._cdata\n", "", "private"),
+    ("import enum\n\n\nclass Base(enum.Enum):\n    A = 1\n\n\nclass Mode(Base):\n    def keep(self):\n"
+     "        self._cdata = 0\n\n    def _missing_(self):\n        return self._cdata\n\n\n"
+     "class Outer:\n    class Base(nn.Module):\n        pass\n", "", "private"),
+    ("class H(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self._C = None\n\n"
+     "    @property\n    def p(self):\n        return 1\n\n    if True:\n        class p:\n"
+     "            setter = staticmethod\n\n    @p.setter\n    def get(self):\n        return self._C\n",
+     "", "private"),
+    ("import enum\n\n\nclass Mode(**{'metaclass': enum.EnumMeta}):\n    A = 1\n\n    def keep(self):\n"
+     "        self._cdata = 0\n\n    def _missing_(self):\n        return self._cdata\n", "", "private"),
     ("import warnings\nW = getattr(warnings, 'sys')\n", "", "getattr(..., 'sys')"),
     ("from torch.nn.modules.utils import _ntuple\n", "", "private parts of modules"),
 ], ids=["function-with-a-self-parameter", "method-read-off-its-class", "class-under-another-name",
@@ -120,7 +132,8 @@ def test_own_private_state_passes(module, init, forward):
         "inherited-private-state", "classmethod-first-parameter-named-self",
         "decorator-call-with-a-callable", "cache-of-staticmethod", "class-getitem-self",
         "new-first-parameter", "enum-missing", "autograd-function-plain-forward",
-        "setter-of-a-rebound-property",
+        "setter-of-a-rebound-property", "enum-under-another-name", "base-named-twice",
+        "setter-rebound-in-an-if-block", "metaclass-as-starred-keywords",
         "getattr-of-a-module-name", "other-private-helpers-of-a-module"])
 def test_foreign_private_attributes_are_refused(module, forward, says):
     with pytest.raises(StageFailure) as err:
@@ -247,6 +260,9 @@ def test_kernelbenchs_resnet_idioms_pass(body):
     HOLDER + "\n\ndef take(**kw):\n    return 1\n\n\nNATIVE = take(h=H)\n",  # into **kw
     HOLDER + "\n\nK = H if True else None\nNATIVE = K.get(OBJ)\n",  # a conditional's alias
     MAKER + "\n\nNATIVE = Stack()._make_layer(Block, 2)\n",  # not `self.`: any object's method
+    HOLDER + "\n\nclass Box(nn.Module):\n    def __init__(self, k):\n        super().__init__()\n\n"
+    "    if True:\n        def __init__(self, k):\n            nn.Module.__init__(self)\n"
+    "            self.k = k\n\n\nNATIVE = Box(H).k.get(OBJ)\n",  # the `__init__` that runs (pass 40)
     # red-team pass 37 on the first version of the flows:
     HOLDER + "\n\nclass K(H if True else nn.Module):\n    pass\n\n\nNATIVE = K.get(OBJ)\n",
     HOLDER + "\n\nB = H\n\n\nclass K(B):\n    pass\n\n\nNATIVE = K.get(OBJ)\n",
@@ -281,7 +297,7 @@ def test_kernelbenchs_resnet_idioms_pass(body):
 ], ids=["method-of-the-parameter", "returned", "stored-on-an-instance", "parameter-rebound",
         "in-a-list", "library-call", "namedtuple-field", "other-objects-method",
         "stored-method-name", "star-args", "star-kwargs", "conditional-alias",
-        "another-objects-make-layer", "base-through-a-conditional", "base-through-an-alias",
+        "another-objects-make-layer", "init-redefined-in-an-if-block", "base-through-a-conditional", "base-through-an-alias",
         "class-decorator", "init-rebound-in-the-body", "same-name-in-another-class",
         "classmethod-pick", "generic-base", "class-decorator-of-the-file", "super-of-the-class",
         "super-in-a-classmethod", "class-keyword", "two-classes-of-one-name",

@@ -13,6 +13,9 @@ A class's own private constants may also be read through its name (`Config._MAX_
 from __future__ import annotations
 
 import ast
+import builtins
+import importlib
+import sys
 
 from .source_names import binding_counts, bound_names, dotted, nodes, type_test
 
@@ -441,8 +444,10 @@ class _ClassFlows:
 
 
 def _body_names(cls: ast.ClassDef) -> list[str]:
-    """Every name bound at the top of a class body (a def, a class, an assignment, an import,
-    a loop or `with` target), once per binding."""
+    """Every name bound in a class body (a def, a class, an assignment, an import, a loop or
+    `with` target), once per binding, also inside its `if`/`try`/`for`/`with` blocks (a second
+    `def __init__` under `if True:` is the one that runs: red-team pass 40); names bound inside
+    nested defs count too (failing closed)."""
     names = []
     for stmt in cls.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -450,6 +455,8 @@ def _body_names(cls: ast.ClassDef) -> list[str]:
         elif not isinstance(stmt, (ast.Expr, ast.Pass)):
             names += [n.id for n in nodes(stmt) if isinstance(n, ast.Name)
                       and not isinstance(n.ctx, ast.Load)]
+            names += [n.name for n in nodes(stmt)
+                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
             names += [(a.asname or a.name.split(".")[0]) for n in nodes(stmt)
                       if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names]
     return names
@@ -472,8 +479,10 @@ def _binds(node: ast.AST, name: str) -> bool:
 
 def _methods(tree: ast.Module, aliases: dict[str, str]):
     rebound = bound_names(tree) - set(aliases)  # `def property(f): return staticmethod(f)`
-    classes = {n.name: n for n in nodes(tree) if isinstance(n, ast.ClassDef)}
-    for cls in classes.values():
+    defined = [n for n in nodes(tree) if isinstance(n, ast.ClassDef)]
+    # a name two classes share maps to None: which one a base reaches is not read
+    classes = {n.name: (n if sum(1 for m in defined if m.name == n.name) == 1 else None) for n in defined}
+    for cls in defined:
         if not _selves_are_instances(cls, classes, aliases):
             continue
         bound = _body_names(cls)
@@ -491,25 +500,45 @@ def _methods(tree: ast.Module, aliases: dict[str, str]):
 
 # Called with the class as their first argument, decorated or not.
 _IMPLICIT_CLASSMETHODS = ("__init_subclass__", "__class_getitem__", "__new__")
-# Library bases that call a class's plain defs with other objects than its instances as `self`:
-# a non-static `forward` of torch.autograd.Function gets torch's ctx node, Enum's `_missing_`
-# the value looked up (red-team pass 39).
-_FOREIGN_SELF_BASES = ("torch.autograd.", "enum.")
-
-
 def _selves_are_instances(cls: ast.ClassDef, classes: dict, aliases: dict[str, str],
                           seen: tuple = ()) -> bool:
-    """Whether every base is a dotted name (of the file's own such classes, or of a library
-    outside `_FOREIGN_SELF_BASES`): then a plain method's `self` is an instance."""
+    """Whether a plain method's `self` can only be an instance: no class keywords (a metaclass,
+    `**{"metaclass": ...}`), and every base either one of the file's classes, defined once and
+    itself so, or a library class that is `object`, an exception or an nn.Module (looked up for
+    real, whatever it is called: Enum calls a plain `_missing_` with the value looked up as
+    `self`, torch.autograd.Function a plain `forward` with its ctx node, and both are reachable
+    under other names, `triton.language.core.Enum`; red-team passes 39 and 40). Fails closed."""
+    if cls.keywords:
+        return False
     for base in cls.bases:
-        if isinstance(base, ast.Name) and base.id in classes and base.id not in seen:
-            if not _selves_are_instances(classes[base.id], classes, aliases, (*seen, cls.name)):
+        if isinstance(base, ast.Name) and base.id in classes:
+            defined = classes[base.id]
+            if base.id in seen or defined is None or not _selves_are_instances(
+                    defined, classes, aliases, (*seen, cls.name)):
                 return False
             continue
         name = dotted(base, aliases)
-        if name is None or name.startswith(_FOREIGN_SELF_BASES):
+        if name is None or not _instance_base(name):
             return False
     return True
+
+
+def _instance_base(name: str) -> bool:
+    """`object`, an exception class, or an nn.Module class (not a metaclass's instance)."""
+    from .name_rules import _resolve  # the live object the name reaches
+    if name.split(".")[0] == "torch" and "torch" not in sys.modules:
+        try:  # the evaluation process has it; a bare static check loads it to look
+            importlib.import_module("torch")
+        except ImportError:
+            return False
+    value = vars(builtins).get(name) if "." not in name else _resolve(name, load=False)
+    if value is object:
+        return True
+    if not isinstance(value, type) or type(value) is not type:
+        return False
+    torch = sys.modules.get("torch")
+    module = getattr(getattr(torch, "nn", None), "Module", None)
+    return issubclass(value, BaseException) or (isinstance(module, type) and issubclass(value, module))
 
 
 def _is_method(fn, aliases: dict[str, str], rebound: set[str], properties: set[str]) -> bool:
