@@ -132,9 +132,7 @@ def _built(reference, candidate, candidate_file: str, init_inputs: list,
     constructors run), then moved to `device`, and the reference's pristine state, taken before
     any of the submission's code runs."""
     def make(cls):
-        torch.manual_seed(WEIGHT_SEED)
-        with torch.device(place) if place.type == "cuda" else contextlib.nullcontext():
-            return cls(*init_inputs).to(device)
+        return _made_on(cls, init_inputs, place, device)
 
     try:
         ref_model = make(reference.Model)
@@ -155,3 +153,25 @@ def _built(reference, candidate, candidate_file: str, init_inputs: list,
         raise _TryOnHost() from None
     _refused_while(construction, doing)
     return ref_model, ref_state, new_model
+
+
+def _made_on(cls, init_inputs: list, place: torch.device, device: torch.device):
+    """`cls(*init_inputs)` right after seeding, its parameters made on `place` (the default
+    device while its constructor runs), moved to `device`."""
+    torch.manual_seed(WEIGHT_SEED)
+    with torch.device(place) if place.type == "cuda" else contextlib.nullcontext():
+        return cls(*init_inputs).to(device)
+
+
+def reference_model(reference: ModuleType, device: torch.device) -> torch.nn.Module:
+    """The task's Model alone (the profile's), built as build_models builds it: on a GPU
+    there, on the host where its constructor cannot run on the device. On the meta device (the
+    mock's counts) it stays on the host."""
+    init_inputs = list(reference.get_init_inputs())
+    if device.type == "cuda":
+        try:
+            return _made_on(reference.Model, init_inputs, device, device)
+        except Exception:  # noqa: BLE001 - trusted code that needs the host: built there
+            pass
+    host = torch.device("cpu")
+    return _made_on(reference.Model, init_inputs, host, host if device.type == "meta" else device)

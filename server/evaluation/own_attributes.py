@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import collections
 import importlib
 import sys
 
@@ -106,15 +107,14 @@ def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, st
     # `class H(Base[int])`, two classes of one name and mixins hid inherited methods: red-team
     # pass 38), and a name that is a method somewhere is never read off a class as a constant.
     every = _plain_method_names(tree, aliases, rebound)
-    methods = {name: every for name in defs}
-    methods["cls"] = every
+    judged = set(defs) | {"cls"}  # a class by its name, and a classmethod's class
     parents = {id(child): parent for parent in nodes(tree) for child in ast.iter_child_nodes(parent)}
     flows = _ClassFlows(tree, parents, annotations, aliases, rebound, every)
     for node in nodes(tree):
         named = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
-        if not (named in methods and isinstance(node.ctx, ast.Load)):
+        if not (named in judged and isinstance(node.ctx, ast.Load)):
             continue  # a class by its name, or a nested one read off its outer class (`Outer.Inner`)
-        if not _allowed_class_use(node, parents, annotations, methods[named]) and not (
+        if not _allowed_class_use(node, parents, annotations, every) and not (
                 isinstance(node, ast.Name) and named in defs and flows.safe(node, named)):
             return node
     for fn in nodes(tree):  # a classmethod's first parameter is `cls`, whatever its name
@@ -126,14 +126,13 @@ def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, st
             first = _first_parameter(fn)
             for node in _scope(fn, first):
                 if (isinstance(node, ast.Name) and node.id == first and isinstance(node.ctx, ast.Load)
-                        and not _allowed_class_use(node, parents, annotations, methods["cls"])):
+                        and not _allowed_class_use(node, parents, annotations, every)):
                     return node
     misused = _class_decorated_or_keyword(tree, aliases, rebound) or _super_misused(
         tree, parents, aliases, rebound, every)
     if misused is not None:
         return misused
     for cls in defs.values():  # a method named in its own class body, outside any method
-        mine = methods[cls.name]
         stack = list(cls.body)
         while stack:
             node = stack.pop()
@@ -141,7 +140,7 @@ def misused_class(tree: ast.Module, annotations: set[int], aliases: dict[str, st
                 stack.extend(d for d in getattr(node, "decorator_list", ())
                              if not (isinstance(d, ast.Attribute) and d.attr in _ACCESSOR_DECORATORS))
                 continue
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in mine:
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in every:
                 return node
             stack.extend(ast.iter_child_nodes(node))
     return None
@@ -257,10 +256,8 @@ class _ClassFlows:
         self.tree, self.parents, self.annotations = tree, parents, annotations
         self.counts = binding_counts(tree)
         self.functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-        defined = [n for n in nodes(tree) if isinstance(n, ast.ClassDef)]
         # a name two classes share is followed for neither (which one a name reaches is not read)
-        self.classes = {n.name: n for n in defined
-                        if sum(1 for other in defined if other.name == n.name) == 1}
+        self.classes = {name: cls for name, cls in _classes_by_name(tree).items() if cls is not None}
         self.methods = methods
         # names ever stored as attributes (`self.f = ...`, setattr, registrations): `self.f(...)`
         # may then be any callable, not the method of that name
@@ -479,10 +476,8 @@ def _binds(node: ast.AST, name: str) -> bool:
 
 def _methods(tree: ast.Module, aliases: dict[str, str]):
     rebound = bound_names(tree) - set(aliases)  # `def property(f): return staticmethod(f)`
-    defined = [n for n in nodes(tree) if isinstance(n, ast.ClassDef)]
-    # a name two classes share maps to None: which one a base reaches is not read
-    classes = {n.name: (n if sum(1 for m in defined if m.name == n.name) == 1 else None) for n in defined}
-    for cls in defined:
+    classes = _classes_by_name(tree)
+    for cls in (n for n in nodes(tree) if isinstance(n, ast.ClassDef)):
         if not _selves_are_instances(cls, classes, aliases):
             continue
         bound = _body_names(cls)
@@ -498,8 +493,18 @@ def _methods(tree: ast.Module, aliases: dict[str, str]):
                 yield stmt
 
 
+def _classes_by_name(tree: ast.Module) -> dict:
+    """The file's classes by name; None for a name two classes share (which one a use of the
+    name reaches is not read)."""
+    defined = [n for n in nodes(tree) if isinstance(n, ast.ClassDef)]
+    counts = collections.Counter(n.name for n in defined)
+    return {n.name: (n if counts[n.name] == 1 else None) for n in defined}
+
+
 # Called with the class as their first argument, decorated or not.
 _IMPLICIT_CLASSMETHODS = ("__init_subclass__", "__class_getitem__", "__new__")
+
+
 def _selves_are_instances(cls: ast.ClassDef, classes: dict, aliases: dict[str, str],
                           seen: tuple = ()) -> bool:
     """Whether a plain method's `self` can only be an instance: no class keywords (a metaclass,

@@ -30,7 +30,8 @@ from .input_placement import InputPlacer
 from .interpreter_bounds import KernelMemoryError
 from .inputs import (correctness_trials, generate, insensitive_trial_inputs, replayable, seed_torch,
                      spiked_task, task_family, trial_count)
-from .loading import build_models, candidate_path, load_candidate, load_reference
+from .loading import (build_models, candidate_path, load_candidate, load_reference,
+                      reference_model)
 from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMED, TIMING, StageFailure
@@ -58,7 +59,7 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
     evaluator counts on meta tensors only: no data, no timing."""
     device = torch.device("meta" if req.mock else req.device)
     reference = load_reference(req.reference_source, workdir)
-    model = _reference_model(reference, device)
+    model = reference_model(reference, device)
     inputs = generate(reference.get_inputs, device, req.input_seed + TIMING_SEED_OFFSET)
     profile = {"ref_runtime_ms": None, "ref_spread": None, "device_name": "mock" if req.mock
                else device_name(device)}
@@ -90,22 +91,6 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
             profile["unstable"] = _instability(req, model, inputs)
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
     return dict(profile, flops=flops, bytes=nbytes, dtype=str(dtype).replace("torch.", ""))
-
-
-def _reference_model(reference, device: torch.device) -> torch.nn.Module:
-    """The task's Model on `device`, its parameters initialised there on a GPU (as
-    loading.build_models does), on the host where its constructor cannot run on the device
-    (the mock's stays there)."""
-    if device.type == "cuda":
-        try:
-            torch.manual_seed(42)
-            with torch.device(device):
-                return reference.Model(*reference.get_init_inputs()).to(device)
-        except Exception:  # noqa: BLE001 - trusted code that needs the host: built there
-            pass
-    torch.manual_seed(42)
-    model = reference.Model(*reference.get_init_inputs())
-    return model if device.type == "meta" else model.to(device)  # the mock counts on meta inputs
 
 
 def _time_reference(model, inputs: list, device: torch.device) -> list:
