@@ -17,7 +17,7 @@ from types import ModuleType
 
 import torch
 
-from . import build_gate
+from . import build_gate, self_check
 from .feedback import describe_exception
 from .guard import ConstructionGuard
 from .correctness import pristine_state
@@ -54,8 +54,10 @@ def candidate_path(workdir: str) -> str:
     return os.path.join(workdir, "submission.py")
 
 
-def load_candidate(source: str, workdir: str, language: str, device: torch.device) -> tuple[ModuleType, str]:
-    """Import the submission; CUDA sources build here (load_inline runs at import)."""
+def load_candidate(source: str, workdir: str, language: str, device: torch.device,
+                   own_methods: tuple = ()) -> tuple[ModuleType, str]:
+    """Import the submission; CUDA sources build here (load_inline runs at import). The methods
+    whose `self` the static check trusted (`own_methods`) check it when called (self_check.py)."""
     if language == "cuda" and device.type != "cuda":
         raise StageFailure(COMPILE, "needs_gpu", "CUDA submissions need the gpu evaluator; this "
                            "server runs the cpu evaluator (no GPU). Submit Triton instead.")
@@ -63,8 +65,19 @@ def load_candidate(source: str, workdir: str, language: str, device: torch.devic
     with open(path, "w", encoding="utf-8") as f:  # what the static check allowed it to declare
         f.write(source)
     module = _as_candidate(ConstructionGuard(path), "importing your module", path,
-                           lambda: import_file(path, "submission"))
+                           lambda: _import_checked(source, path, own_methods))
     return module, path
+
+
+def _import_checked(source: str, path: str, own_methods: tuple) -> ModuleType:
+    """import_file, with the code compiled here from `source` (the file's text, as checked)."""
+    spec = importlib.util.spec_from_file_location("submission", path)
+    module = importlib.util.module_from_spec(spec)
+    code = self_check.instrument(source, path, own_methods)
+    self_check.install(module.__dict__)
+    sys.modules["submission"] = module
+    exec(code, module.__dict__)
+    return module
 
 
 def _as_candidate(construction: ConstructionGuard, doing: str, candidate_file: str, make):

@@ -474,11 +474,17 @@ def _binds(node: ast.AST, name: str) -> bool:
     return False
 
 
+def own_methods(tree: ast.Module, aliases: dict[str, str]) -> tuple[tuple[int, int], ...]:
+    """(line, column) of every `def` whose first parameter is trusted as its own instance (or
+    class): the evaluator checks that at run time too (self_check.py)."""
+    return tuple((fn.lineno, fn.col_offset) for fn in _methods(tree, aliases))
+
+
 def _methods(tree: ast.Module, aliases: dict[str, str]):
     rebound = bound_names(tree) - set(aliases)  # `def property(f): return staticmethod(f)`
     classes = _classes_by_name(tree)
     for cls in (n for n in nodes(tree) if isinstance(n, ast.ClassDef)):
-        if not _selves_are_instances(cls, classes, aliases):
+        if not _selves_are_instances(cls, classes, aliases) or _remade(cls):
             continue
         bound = _body_names(cls)
         defs = [stmt.name for stmt in cls.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
@@ -491,6 +497,14 @@ def _methods(tree: ast.Module, aliases: dict[str, str]):
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_method(
                     stmt, aliases, rebound, properties):
                 yield stmt
+
+
+def _remade(cls: ast.ClassDef) -> bool:
+    """A class a decorator replaces by a new one (`@dataclass(slots=True)`): its methods'
+    `__class__` is the class the body made, not the one its instances have, so the run-time
+    check (self_check.py) could not tell its instances; it has no methods of its own."""
+    return any(isinstance(d, ast.Call) and any(k.arg in ("slots", None) for k in d.keywords)
+               for d in cls.decorator_list)
 
 
 def _classes_by_name(tree: ast.Module) -> dict:

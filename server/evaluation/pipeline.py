@@ -19,7 +19,7 @@ from typing import Callable
 import torch
 from torch.autograd import forward_ad
 
-from . import build_gate, fused_compare, integrity, provenance, roofline
+from . import build_gate, fused_compare, integrity, provenance, roofline, self_check
 from . import perturb as perturbation
 from .correctness import (as_tensors, check_deterministic, check_inputs_unchanged, check_output, clone_inputs,
                           items_of, output_items, pristine_state, reference_output, restore,
@@ -305,7 +305,8 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
                     children=integrity.child_processes(), bindings=integrity.Bindings(extra))
         clock.snap = snap
         integrity.guard_submission_actions(candidate_path(workdir))
-        candidate, candidate_file = load_candidate(report.source, workdir, req.language, device)
+        candidate, candidate_file = load_candidate(report.source, workdir, req.language, device,
+                                                   report.own_methods)
         _check_integrity(snap, COMPILE)
         warnings.simplefilter("ignore")  # the submission's filters (errors?) are not the evaluator's
         ref_model, new_model, ref_state = build_models(reference, candidate, candidate_file, device,
@@ -405,6 +406,13 @@ def _check_registrations(workdir: str, stage: str, result: EvalResult) -> None:
 
 
 def _check_integrity(snap: dict, stage: str) -> None:
+    foreign = self_check.foreign_calls()
+    if foreign:
+        raise StageFailure(stage, "tampering", f"a method of your class ran on an object not of "
+                           f"that class ({'; '.join(foreign[:2])}): methods of your classes run "
+                           "only on their own instances (a method read off its class, or passed "
+                           "to a library that calls it with its own objects, can read anything's "
+                           "private attributes)")
     threads = integrity.foreign_threads(snap["threads"])
     if threads:
         raise StageFailure(stage, "tampering", f"your code started threads ({', '.join(threads[:3])}); "

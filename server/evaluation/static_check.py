@@ -23,6 +23,7 @@ from .cuda_sources import check_cuda_sources, load_inline_sources
 from .kernel_body import check_kernel, jit_functions, kernel_globals
 from .name_rules import (annotation_nodes, certainly_int, check_names, is_data, is_module,
                          plain_type_text, type_use)
+from .own_attributes import own_methods
 from .refused_names import (ALLOWED_MODEL_BASES, INTROSPECTION, JIT_DECORATORS, MAGIC_METHODS,
                             SHARED_MEMORY, WRAPPING_DECORATORS)
 from .source_names import binding_counts, bound_names, dotted, import_aliases, nodes, root, where
@@ -35,6 +36,8 @@ class StaticReport:
     autotuned: bool
     cuda_source: str = ""  # CUDA mode: the text load_inline builds (its source arguments)
     source: str = ""  # the text that was checked: what the evaluator imports
+    # (line, column) of the methods whose `self` the rules trust: checked at run time too
+    own_methods: tuple[tuple[int, int], ...] = ()
 
 
 def static_check(source: str, language: str) -> StaticReport:
@@ -69,8 +72,10 @@ def _check_source(source: str, language: str) -> StaticReport:
                  "and call them from ModelNew.forward")
         source = load_inline_sources(tree, aliases)
         check_cuda_sources(source)
-        return StaticReport(kernels=(), autotuned=False, cuda_source=source)
-    return _check_triton(tree, aliases)
+        report = StaticReport(kernels=(), autotuned=False, cuda_source=source)
+    else:
+        report = _check_triton(tree, aliases)
+    return dataclasses.replace(report, own_methods=own_methods(tree, aliases))
 
 
 _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
