@@ -76,3 +76,44 @@ def test_cuda_compile_errors_show_the_first_real_error(evaluator):
     _, result = evaluate(evaluator, KERNELS / "cuda" / "compile_error_cuda.py")
     assert result.stage == "compile" and "undefined_function" in result.feedback
 
+
+
+HOG = """
+import time, torch
+free, _ = torch.cuda.mem_get_info()
+held = torch.empty(free - (16 << 20), dtype=torch.uint8, device="cuda")
+print("full", flush=True)
+time.sleep(3)
+"""
+
+SPARE = """
+import torch
+from server.evaluation.children import _context, _context_again
+device = torch.device("cuda")
+failed = _context(device)
+print("first attempt failed:", failed is not None, flush=True)
+if failed:
+    _context_again(device, failed)
+print("context:", float(torch.ones(4, device=device).sum()), flush=True)
+"""
+
+
+def test_a_spare_forked_while_another_process_fills_the_gpu_gets_its_context_after():
+    """A spare forks beside a step whose submission holds nearly all GPU memory (the
+    adversarial memory hog): its context cannot be created then; it is, once that step's
+    process has given the memory back (children._context_again), and the next step runs."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    hog = subprocess.Popen([sys.executable, "-c", HOG], stdout=subprocess.PIPE, cwd=ROOT)
+    try:
+        assert hog.stdout.readline() == b"full\n"
+        spare = subprocess.run([sys.executable, "-c", SPARE], capture_output=True, text=True,
+                               cwd=ROOT, timeout=120)
+    finally:
+        hog.kill()
+        hog.wait()
+    assert "first attempt failed: True" in spare.stdout, spare.stdout + spare.stderr[-2000:]
+    assert "context: 4.0" in spare.stdout, spare.stdout + spare.stderr[-2000:]

@@ -125,6 +125,13 @@ def test_own_private_state_passes(module, init, forward):
      "        self._cdata = 0\n\n    def _missing_(self):\n        return self._cdata\n", "", "private"),
     ("import warnings\nW = getattr(warnings, 'sys')\n", "", "getattr(..., 'sys')"),
     ("from torch.nn.modules.utils import _ntuple\n", "", "private parts of modules"),
+    # red-team pass 41: constants that are not there at run time, or shadow no base of their own
+    ("class Sub(nn.Parameter):\n    _use_count: int\n", "v = Sub._use_count(x)", "private"),
+    ("class Sub(nn.Parameter):\n    _use_count = 0\n    del _use_count\n", "v = Sub._use_count(x)",
+     "private"),
+    ("class Sub(nn.Parameter):\n    _use_count = 0\n", "v = Sub._use_count(x)", "private"),
+    ("class H(nn.Module):\n    _forward_pre_hooks: dict\n\n    def get(self):\n"
+     "        return self._forward_pre_hooks\n", "", "private"),
 ], ids=["function-with-a-self-parameter", "method-read-off-its-class", "class-under-another-name",
         "getattr-of-a-method", "classmethod-calls-a-method-through-cls", "staticmethod-self",
         "lambda-self-inside-a-method", "unknown-decorator", "nested-class-read-off-its-outer",
@@ -134,7 +141,9 @@ def test_own_private_state_passes(module, init, forward):
         "new-first-parameter", "enum-missing", "autograd-function-plain-forward",
         "setter-of-a-rebound-property", "enum-under-another-name", "base-named-twice",
         "setter-rebound-in-an-if-block", "metaclass-as-starred-keywords",
-        "getattr-of-a-module-name", "other-private-helpers-of-a-module"])
+        "getattr-of-a-module-name", "other-private-helpers-of-a-module",
+        "bare-annotation-constant", "deleted-constant", "constant-on-a-tensor-subclass",
+        "bare-annotation-of-a-private-name"])
 def test_foreign_private_attributes_are_refused(module, forward, says):
     with pytest.raises(StageFailure) as err:
         check(module, "", forward)
@@ -175,11 +184,16 @@ def test_refused_names_on_classes_built_on_library_classes_stay_refused(module, 
 @pytest.mark.parametrize("forward", [
     "match x:\n            case self:\n                v = self._version",
     "try:\n            pass\n        except Exception as self:\n            v = self._traceback",
+    # red-team pass 41: after the method's entry was checked on the real instance
+    "@(lambda f: x)\n        def self():\n            pass\n        v = self._version",
+    "class cls:\n            pass\n        v = self._version",
+    "match [x]:\n            case [*self]:\n                v = self._version",
 ])
 def test_self_rebound_by_a_pattern_or_a_handler_owns_nothing(forward):
-    """`case self:` binds `self` with no assignment: `self._version` was then the input's."""
+    """`case self:` binds `self` with no assignment: `self._version` was then the input's
+    (a name the file binds on its own `self` too, so only the rebinding can refuse it)."""
     with pytest.raises(StageFailure) as err:
-        check(forward=forward)
+        check(init="self._version = 0", forward=forward)
     assert "private" in err.value.feedback
 
 

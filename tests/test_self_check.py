@@ -55,6 +55,13 @@ class Point:
 '''
 
 
+@pytest.fixture(autouse=True)
+def _own_record(monkeypatch):
+    """The refusals these tests provoke in this process stay theirs (the record is per process:
+    other tests' integrity checks read it)."""
+    monkeypatch.setattr(self_check, "_found", [])
+
+
 def _loaded(source: str) -> dict:
     tree = ast.parse(source)
     namespace = {"__name__": "probe"}

@@ -296,16 +296,20 @@ def _await_job(job_r: int, device: str, forked: float, progress):
     from .pipeline import evaluate_candidate, prewarm, profile_reference
 
     dev = torch.device(device)
-    if dev.type == "cuda":
-        torch.cuda.synchronize(dev)  # creates the context; launches nothing
+    failed = _context(dev)  # creates the context; launches nothing
     context_s = time.monotonic() - forked  # CLOCK_MONOTONIC: one clock for all processes
     with os.fdopen(job_r, "rb") as pipe:
         if pipe.readline() != WARM_LINE:  # Spare.send warms first
             raise RuntimeError("the worker host broke the spare's protocol")
         told = time.monotonic()
-        prewarm(dev)
+        if not failed:
+            prewarm(dev)
         ready = time.monotonic()
         spec = json.loads(pipe.readline())
+        if failed:  # the step before this one is over now: its memory is being given back
+            _context_again(dev, failed)
+            prewarm(dev)
+            ready = time.monotonic()
 
         def paced(stage: str) -> None:
             progress(stage)
@@ -326,6 +330,35 @@ def _await_job(job_r: int, device: str, forked: float, progress):
         "reported_at": time.monotonic(),  # the host turns it into "report": delivering the answer
     }
     return result.to_dict()
+
+
+# A spare forked beside a step whose submission holds nearly all GPU memory cannot create its
+# context then (CUDA error: out of memory); its job is sent only once that step is over, and
+# the context is tried again until that step's process has given the memory back.
+CONTEXT_RETRY_S = 20.0
+
+
+def _context(dev) -> BaseException | None:
+    """Create the device's CUDA context; the error if it cannot be created now."""
+    if dev.type != "cuda":
+        return None
+    import torch
+
+    try:
+        torch.cuda.synchronize(dev)
+    except RuntimeError as exc:  # torch.AcceleratorError is one
+        return exc
+    return None
+
+
+def _context_again(dev, first: BaseException) -> None:
+    deadline = time.monotonic() + CONTEXT_RETRY_S
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        if _context(dev) is None:
+            return
+    raise RuntimeError(f"no CUDA context on {dev} within {CONTEXT_RETRY_S:.0f} s of the job: "
+                       f"{first}")
 
 
 def _parse(line: bytes, token: str) -> dict | None:

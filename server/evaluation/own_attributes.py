@@ -18,7 +18,7 @@ import collections
 import importlib
 import sys
 
-from .source_names import binding_counts, bound_names, dotted, nodes, type_test
+from .source_names import binding_counts, bound_names, dotted, names_bound_by, nodes, type_test
 
 OWNERS = ("self", "cls")
 # Decorators after which the first parameter is still the instance (or the class).
@@ -31,15 +31,12 @@ _REGISTRATIONS = ("register_buffer", "register_parameter", "add_module", "regist
 
 
 def _rebinds_owner(node: ast.AST) -> bool:
-    """A binding of `self`/`cls` in any form: assignment, `case self:`, `except E as self`,
-    `global self`."""
-    if isinstance(node, ast.Name):
-        return node.id in OWNERS and not isinstance(node.ctx, ast.Load)
-    if isinstance(node, (ast.MatchAs, ast.MatchStar, ast.ExceptHandler)):
-        return node.name in OWNERS
+    """A binding of `self`/`cls` in any form but a parameter: assignment, `case self:`,
+    `except E as self`, `global self`, a def or class of that name (`@(lambda f: x)` over
+    `def self(): ...` makes `self` x after the method's entry was checked: red-team pass 41)."""
     if isinstance(node, (ast.Global, ast.Nonlocal)):
         return any(name in OWNERS for name in node.names)
-    return False
+    return not isinstance(node, ast.arg) and any(name in OWNERS for name in names_bound_by(node))
 
 
 def own_accesses(tree: ast.Module, aliases: dict[str, str]) -> set[int]:
@@ -49,7 +46,7 @@ def own_accesses(tree: ast.Module, aliases: dict[str, str]) -> set[int]:
     if any(_rebinds_owner(n) for n in nodes(tree)):
         return set()  # `self = torch` somewhere (or `case self:`): nothing is judged own
     bound = _bound_names(tree)
-    own = _class_constants(tree)
+    own = _class_constants(tree, aliases)
     for method in _methods(tree, aliases):
         owner = _first_parameter(method)
         for node in _scope(method, owner):
@@ -59,16 +56,24 @@ def own_accesses(tree: ast.Module, aliases: dict[str, str]) -> set[int]:
     return own
 
 
-def _class_constants(tree: ast.Module) -> set[int]:
-    """`C._LIMIT` where `C` is a class of the file's top level, bound once, whose own body assigns
-    `_LIMIT` (a constant of its own, not a method: those are never read off a class)."""
+def _class_constants(tree: ast.Module, aliases: dict[str, str]) -> set[int]:
+    """`C._LIMIT` where `C` is a class of the file's top level, bound once, on bases that hold
+    nothing of their own under the file's names (as for `self`: `_selves_are_instances`), whose
+    own body assigns `_LIMIT` a value (a constant of its own, not a method: those are never
+    read off a class) and nothing deletes it: a bare annotation (`_use_count: int`) or a `del`
+    leaves the name to a base's attribute (`nn.Parameter._use_count`: red-team pass 41)."""
     counts = binding_counts(tree)
+    classes = _classes_by_name(tree)
+    deleted = {n.id if isinstance(n, ast.Name) else n.attr for n in nodes(tree)
+               if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Del)}
     constants = {}
     for cls in tree.body:
-        if isinstance(cls, ast.ClassDef) and counts.get(cls.name) == 1:
-            constants[cls.name] = {t.id for stmt in cls.body if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+        if (isinstance(cls, ast.ClassDef) and counts.get(cls.name) == 1
+                and _selves_are_instances(cls, classes, aliases)):
+            constants[cls.name] = {t.id for stmt in cls.body if isinstance(stmt, ast.Assign) or (
+                                       isinstance(stmt, ast.AnnAssign) and stmt.value is not None)
                                    for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
-                                   for t in nodes(target) if isinstance(t, ast.Name)}
+                                   for t in nodes(target) if isinstance(t, ast.Name)} - deleted
     return {id(n) for n in nodes(tree)
             if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
             and n.attr in constants.get(n.value.id, ())}
@@ -613,7 +618,11 @@ def _plain_data(node: ast.AST, aliases: dict[str, str]) -> bool:
 
 def _bound_names(tree: ast.Module) -> set[str]:
     names = set()
+    # `self._forward_pre_hooks: dict` or `_x: int` in a class body binds nothing
+    bare = {id(n.target) for n in nodes(tree) if isinstance(n, ast.AnnAssign) and n.value is None}
     for node in nodes(tree):
+        if id(node) in bare:
+            continue
         if (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
                 and isinstance(node.value, ast.Name) and node.value.id in OWNERS):
             names.add(node.attr)
@@ -621,7 +630,8 @@ def _bound_names(tree: ast.Module) -> set[str]:
             for stmt in node.body:
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     names.add(stmt.name)
-                elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                elif isinstance(stmt, ast.Assign) or (isinstance(stmt, ast.AnnAssign)
+                                                      and stmt.value is not None):
                     targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                     names |= {t.id for target in targets for t in nodes(target)
                               if isinstance(t, ast.Name)}

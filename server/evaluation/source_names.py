@@ -78,19 +78,31 @@ def binding_counts(tree: ast.Module) -> dict[str, int]:
     return dict(counted)
 
 
+# Python 3.12's type parameters (`def f[T]()`) bind their names too
+_TYPE_PARAMETERS = tuple(getattr(ast, k) for k in ("TypeVar", "ParamSpec", "TypeVarTuple")
+                         if hasattr(ast, k))
+
+
+def names_bound_by(node: ast.AST) -> list[str]:
+    """The names this one node binds: an assignment's or loop's target name, a parameter, a
+    def or class, `except ... as`, a match capture (`case SOURCE:`, `case {**rest}`), an
+    import, a type parameter."""
+    names = [node.id] if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) else \
+        [node.arg] if isinstance(node, ast.arg) else \
+        [node.name] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                         ast.ExceptHandler, ast.MatchAs, ast.MatchStar,
+                                         *_TYPE_PARAMETERS)) else \
+        [node.rest] if isinstance(node, ast.MatchMapping) else \
+        [a.asname or a.name.split(".")[0] for a in node.names] if isinstance(
+            node, (ast.Import, ast.ImportFrom)) else []
+    return [name for name in names if name]
+
+
 def _count_bindings(tree: ast.Module) -> dict[str, int]:
     counts: dict[str, int] = {}
     for node in nodes(tree):
-        names = [node.id] if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) else \
-            [node.arg] if isinstance(node, ast.arg) else \
-            [node.name] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-                                             ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) else \
-            [node.rest] if isinstance(node, ast.MatchMapping) else \
-            [a.asname or a.name.split(".")[0] for a in node.names] if isinstance(
-                node, (ast.Import, ast.ImportFrom)) else []
-        for name in names:
-            if name:  # a match capture rebinds a name (`case SOURCE:`) as an assignment does
-                counts[name] = counts.get(name, 0) + 1
+        for name in names_bound_by(node):
+            counts[name] = counts.get(name, 0) + 1
     return counts
 
 

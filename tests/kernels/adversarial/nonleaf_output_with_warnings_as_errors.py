@@ -1,7 +1,6 @@
 # task: level1/23_Softmax
 # expect: tampering
-# expect_gpu: not_a_tensor
-# why: makes warnings errors and returns a non-leaf tensor that requires grad: reading its .grad warned, so the state check raised (internal_error) instead of classifying it (on a GPU the CPU tensor is refused for its device first)
+# why: makes warnings errors and returns a non-leaf tensor that requires grad: reading its .grad warned, so the state check raised (internal_error) instead of classifying it (ModelNew is built on the evaluation device, so on a GPU too its output is refused for its autograd state)
 import warnings
 import torch
 import torch.nn as nn
