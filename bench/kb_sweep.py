@@ -200,6 +200,8 @@ def sweep_task(path: Path, task_id: str, device: str, static_only: bool,
                                                      "insensitive", "eval_mode")}
         row["flags"]["rows"] = profile.get("row_inputs")
         row["flags"]["unstable"] = profile.get("unstable")
+        row["flags"]["launch_bound"] = profile.get("launch_bound")
+        row["ref_device_ms"] = profile.get("ref_device_ms")
         for name in stand_ins:
             req.code = reference + STAND_INS[name]
             try:
@@ -255,9 +257,11 @@ def summary(rows: list[dict]) -> None:
         values = sorted(s for s, _ in speedups)
         print(f"same's speedup: median {statistics.median(values):.4f}, "
               f"min {values[0]:.4f}, max {values[-1]:.4f}; beyond +-3 %:")
+        bound = {r["task"] for r in done if r["flags"].get("launch_bound")}
         for s, t in sorted(speedups):
             if abs(s - 1) > 0.03:
-                print(f"  {t}: {s:.4f}")
+                print(f"  {t}: {s:.4f}" + (" (launch-bound reference)" if t in bound else ""))
+        print(f"launch-bound references (the profile's `launch_bound`): {len(bound)} of {len(done)}")
         steps = [r["same"]["s"] for r in done if r.get("same", {}).get("stage") == "scored"]
         profiles = [r["profile_s"] for r in done]
         print(f"same's step (in process, first of its task): median {statistics.median(steps):.2f} s, "

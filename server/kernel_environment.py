@@ -151,8 +151,16 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
             device=r.device, bound=roof.get("bound"), arithmetic_intensity=roof.get("arithmetic_intensity"),
             t_min_ms=roof.get("t_min_ms"), roofline_frac=roof.get("roofline_frac"),
             ref_roofline_frac=roof.get("ref_roofline_frac"), roofline_gpu=roof.get("roofline_gpu"),
-            stage_seconds=r.stage_seconds, metadata={"notes": [_text(n) for n in r.notes]} if r.notes else {},
+            stage_seconds=r.stage_seconds, metadata=_metadata(r),
         )
+
+
+def _metadata(r: EvalResult) -> dict:
+    """The step's notes, and the reference's GPU time alone where it was measured."""
+    metadata = {"notes": [_text(n) for n in r.notes]} if r.notes else {}
+    if r.ref_device_ms is not None:
+        metadata["ref_device_ms"] = r.ref_device_ms
+    return metadata
 
 
 def _text(feedback: str) -> str:

@@ -66,6 +66,28 @@ def test_the_host_recomputes_speedup_and_reward_from_its_own_reference_time():
                            impossible).error_class == "impossible_timing"
 
 
+def test_a_launch_bound_reference_is_said_on_every_scored_step_with_its_gpu_time():
+    """The host's profile, not the child, says the reference is launch-bound; the note is
+    given once however often the result is rescored, and the observation carries the GPU time."""
+    from server.kernel_environment import _metadata
+
+    profile = {"flops": 0, "bytes": 4096, "dtype": "float32", "ref_runtime_ms": 2.0,
+               "device_name": "NVIDIA H200", "launch_bound": True, "ref_device_ms": 0.5}
+    result = EvalResult(stage="scored", correct=True, runtime_ms=1.0, timing_meaningful=True,
+                        max_abs_error=0.0)
+    for _ in range(2):
+        result = scoring.rescore(EvalRequest(code="", reference_source=""), profile, result)
+    notes = [n for n in result.notes if n.startswith(scoring.LAUNCH_BOUND_NOTE)]
+    assert len(notes) == 1 and "GPU work alone takes 0.5 ms" in notes[0]
+    assert notes[0] in result.feedback and result.speedup == pytest.approx(2.0)
+    assert _metadata(result)["ref_device_ms"] == 0.5
+    plain = scoring.rescore(EvalRequest(code="", reference_source=""),
+                            dict(profile, launch_bound=False),
+                            EvalResult(stage="scored", correct=True, runtime_ms=1.0,
+                                       timing_meaningful=True, max_abs_error=0.0))
+    assert not any(n.startswith(scoring.LAUNCH_BOUND_NOTE) for n in plain.notes)
+
+
 def test_timings_below_the_floor_are_rejected_as_impossible():
     t_min = 12 * 256**2 / 3350e9 * 1e3
     assert scored(0.81 * t_min).roofline["roofline_frac"] == pytest.approx(1 / 0.81)

@@ -139,3 +139,45 @@ def test_clocks_are_up_before_the_calibration():
     loaded = timing.spin_cycles_per_s(DEVICE)
     print(f"ramp {ramp_s * 1e3:.2f} ms: {ramped / 1e6:.0f} MHz, then {loaded / 1e6:.0f} MHz")
     assert ramped > 0.97 * loaded and ramp_s <= timing.RAMP_MAX_S + 0.02
+
+
+MANY_SMALL_OPS = '''
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        for _ in range(300):  # 300 launches of a few microseconds' work each
+            x = x * 1.0001
+        return x
+
+
+def get_inputs():
+    return [torch.randn(256)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_device_only_time_hides_the_host_and_a_launch_bound_reference_is_flagged(tmp_path):
+    """A forward of hundreds of tiny kernels is timed at its host's pace; issued behind a spin
+    its GPU work alone is far less, and the profile says the reference is launch-bound. The
+    bundled ReLU (one kernel) is not."""
+    from server.evaluation.pipeline import profile_reference
+    from server.evaluation.protocol import EvalRequest
+    from tests.conftest import BUNDLED
+
+    x = torch.randn(256, device=DEVICE)
+    device_ms = timing.device_only_ms(lambda: [x * 1.0001 for _ in range(300)], DEVICE, host_ms=5.0)
+    host = timing.time_forward(lambda: [x * 1.0001 for _ in range(300)], DEVICE)
+    assert device_ms < 0.5 * host.median_ms, (device_ms, host.median_ms)
+
+    many = profile_reference(EvalRequest(code="", reference_source=MANY_SMALL_OPS,
+                                         task_id="many_small_ops", device="cuda:0"), str(tmp_path))
+    assert many["launch_bound"] and many["ref_device_ms"] < many["ref_runtime_ms"] / 1.25
+    relu = profile_reference(EvalRequest(code="", reference_source=(BUNDLED / "level1/19_ReLU.py").read_text(),
+                                         task_id="level1/19_ReLU", device="cuda:0"), str(tmp_path))
+    assert not relu["launch_bound"], relu

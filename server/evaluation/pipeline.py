@@ -12,6 +12,7 @@ import copy
 import gc
 import os
 import secrets
+import statistics
 import time
 import warnings
 from typing import Callable
@@ -37,7 +38,7 @@ from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMED, TIMING, StageFailure
 from .static_check import static_check
 from .timed_inputs import TimedOutputSampler, gather, input_bytes, perturbs, separable_rows
-from .timing import MIN_TRIALS, Hooks, time_forward, trials_for
+from .timing import MIN_TRIALS, Hooks, device_only_ms, time_forward, trials_for
 
 # Said on every step of a task whose reference misses its own float64 output (profile_reference)
 UNSTABLE_NOTE = ("this task's reference is numerically unstable: computed in float64 it differs "
@@ -78,6 +79,9 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
         profile.update(ref_runtime_ms=timing.median_ms, ref_spread=timing.spread,
                        ref_rounds_ms=[t.median_ms for t in rounds],
                        ref_clock_mhz=[t.clock_mhz for t in rounds])
+        if timing.meaningful:
+            with torch.no_grad():
+                profile.update(_launch_bound(model, inputs, device, rounds))
         # Whether inputs can be made again from a seed: a property of the task's generator,
         # decided once here (two generations and a comparison, ~15 ms at full size) for every step.
         profile["replayable"] = replayable(reference.get_inputs, device, req.input_seed)
@@ -116,6 +120,22 @@ def _time_reference(model, inputs: list, device: torch.device) -> list:
     finally:
         if collecting:
             gc.enable()
+
+
+# A reference whose timed median is this much above its GPU work alone is launch-bound: most of
+# its time is the host issuing kernels (bench/launch_bound.py: KernelBench level 3's deep
+# networks, 1.5-7x their GPU time on the H200), and that time moves with the host's speed
+# between rounds and processes (by 10-50 % there), so speedups against it do too.
+LAUNCH_BOUND_FACTOR = 1.25
+
+
+def _launch_bound(model, inputs: list, device: torch.device, rounds: list) -> dict:
+    """The reference's GPU work alone, its host issue time, and whether it is launch-bound."""
+    issue_ms = statistics.median(t.issue_ms for t in rounds)
+    device_ms = device_only_ms(lambda: model(*inputs), device, issue_ms)
+    median_ms = statistics.median(t.median_ms for t in rounds)
+    return {"ref_device_ms": device_ms, "ref_issue_ms": issue_ms,
+            "launch_bound": median_ms > LAUNCH_BOUND_FACTOR * device_ms}
 
 
 def _generation_ms(get_inputs, device: torch.device, seed: int) -> float:

@@ -64,6 +64,9 @@ class EvalResult:
     issue_ms: float | None = None  # host time to issue one timed call; beyond the timer's lead
     # (twice a warm-up call's, 0.1-1 ms) the GPU waited for the host, and that wait is in runtime_ms
     device: str = ""
+    # The reference's GPU work alone (the profile's; gpu only): a launch-bound reference's
+    # ref_runtime_ms is mostly its host's, and a trainer may want the device's side too
+    ref_device_ms: float | None = None
     roofline: dict | None = None
     stage_seconds: dict = field(default_factory=dict)
     candidate_seconds: float = 0.0  # host time inside the candidate's forward calls

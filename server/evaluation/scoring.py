@@ -62,6 +62,9 @@ def mock_score(req, profile, result: EvalResult) -> None:
                        "timings are fake (speedup 1.0). Use the cpu or gpu evaluator for real results.")
 
 
+LAUNCH_BOUND_NOTE = "Note: this task's reference is launch-bound on this GPU's host:"
+
+
 def rescore(req: EvalRequest, profile: dict, result: EvalResult) -> EvalResult:
     """Recompute, in the worker host, what a correct result's reward follows from: the speedup
     against the host's own cached reference time, the roofline floor, the reward. A child that
@@ -74,6 +77,13 @@ def rescore(req: EvalRequest, profile: dict, result: EvalResult) -> EvalResult:
             return _failed(result, "tampering", "the reported runtime is not a positive number")
         result.ref_runtime_ms = profile["ref_runtime_ms"]
         result.speedup = result.ref_runtime_ms / result.runtime_ms
+        result.ref_device_ms = profile.get("ref_device_ms")
+        if profile.get("launch_bound"):
+            result.notes = [n for n in result.notes if not n.startswith(LAUNCH_BOUND_NOTE)] + [
+                f"{LAUNCH_BOUND_NOTE} eager PyTorch's {result.ref_runtime_ms:.4g} ms is mostly its "
+                f"host issuing kernels (its GPU work alone takes {result.ref_device_ms:.4g} ms), so "
+                "that time, and speedups against it, move with the host's speed between steps "
+                "(by 10-50 % on an H200 host)."]
     try:
         score(req, profile, result)
     except StageFailure as failure:

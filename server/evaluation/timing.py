@@ -70,6 +70,7 @@ RAMP_MAX_S = 0.05
 # 3 ms calls were ~90 µs against ~20 µs after the lead's 0.1 ms, and were charged as outside work.
 # A submission can lengthen that wait only to the cap, and cannot change how the host wakes up
 # (the device's scheduling flags are refused in CUDA sources).
+DEVICE_ONLY_SPIN_MAX_S = 0.05  # device_only_ms: a host slower than this is not hidden in full
 SETTLE_TAIL_MS = 0.05
 SETTLE_TAIL_FACTOR = 2.0
 TAIL_CALIBRATIONS = 6
@@ -157,6 +158,28 @@ def _time_cpu(call: Callable[[], object], hooks: Hooks) -> Timing:
         _hooked(call, hooks, wall_clock)
     end = _perf_counter()
     return _summary(times, end - wall0, meaningful=False, candidate_s=end - start_all)
+
+
+def device_only_ms(call: Callable[[], object], device: torch.device, host_ms: float,
+                   calls: int = 3) -> float:
+    """The GPU's own time for `call()`: each call issued behind a spin longer than its host time
+    (twice it, at most DEVICE_ONLY_SPIN_MAX_S), after an L2 flush, so the GPU never waits for the
+    host; the median of `calls`. Against a timed median it says how much of that was the GPU
+    waiting for the host (a launch-bound forward: hundreds of small kernels)."""
+    flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.float32, device=device)
+    cycles = int(spin_cycles_per_s(device) * min(max(2 * host_ms / 1e3, LEAD_S), DEVICE_ONLY_SPIN_MAX_S))
+    times = []
+    with torch.cuda.device(device):
+        for _ in range(calls):
+            start, end = _Event(enable_timing=True), _Event(enable_timing=True)
+            flush.zero_()
+            _spin(cycles)
+            start.record()
+            call()
+            end.record()
+            _synchronize(device)
+            times.append(start.elapsed_time(end))
+    return statistics.median(times)
 
 
 def spin_cycles_per_s(device: torch.device) -> float:
