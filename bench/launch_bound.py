@@ -78,7 +78,7 @@ def study(path: Path, task_id: str, device: torch.device, repeats: int) -> None:
             if profile.get("eval_mode"):
                 model.eval()
             for i in range(repeats):
-                rounds = pipeline._time_reference(model, inputs, device)
+                rounds = pipeline._time_reference(model, inputs, device, pipeline.REFERENCE_ROUNDS)
                 result = same_step(req, profile, workdir)
                 same = (f"same {result.runtime_ms:.3f} ms (issue {result.issue_ms or 0:.3f}, "
                         f"speedup {result.speedup:.3f})" if result.stage == "scored"

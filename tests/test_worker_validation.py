@@ -421,5 +421,5 @@ def test_the_reference_is_timed_without_cyclic_garbage_collection():
             return x * 2
 
     assert gc.isenabled()
-    _time_reference(Recorder(), [torch.rand(4)], torch.device("cpu"))
+    _time_reference(Recorder(), [torch.rand(4)], torch.device("cpu"), 3)
     assert seen and not any(seen) and gc.isenabled()

@@ -74,7 +74,7 @@ def _peak(t: torch.Tensor) -> float:
     return max(abs(low.item()), abs(high.item()))
 
 
-def _rms(t: torch.Tensor) -> float:
+def rms(t: torch.Tensor) -> float:
     """Root mean square of t's finite values (0 for none): the scale of an output whose elements
     are sums of signed terms. A sum of K terms of size s is ~s * sqrt(K) and its rounding error
     ~eps * s * sqrt(K) in any order, so elements that cancel to near zero are off by a share of
@@ -108,7 +108,7 @@ def check_output(out, ref, *, atol: float, rtol: float, task_id: str | None = No
         _fail("shape_mismatch", f"{label}: forward returned {len(outs)} tensors, expected {len(refs)}")
     worst = 0.0
     for o, r in zip(outs, refs):
-        floor = rtol * _rms(r) if cancelling and (r.is_floating_point() or r.is_complex()) else 0.0
+        floor = rtol * rms(r) if cancelling and (r.is_floating_point() or r.is_complex()) else 0.0
         error, fused = _check_tensor(o, r, max(atol, floor), rtol, task_id, label)
         worst = max(worst, error)
         _check_normalization(o, task_id, label, fused)

@@ -238,6 +238,15 @@ INSENSITIVE_TRIALS = [("signed, scaled inputs (this task's outputs barely depend
                        "inputs' values)", _signed_scaled)]
 
 
+def signed_scaled(get_inputs) -> Callable[[], list]:
+    """The task's generator with its floating inputs replaced as INSENSITIVE_TRIALS' are (from
+    torch's seeded RNG: replayable like the task's own): the timed calls' inputs of a task whose
+    outputs barely depend on its own inputs, where a kept output would pass every re-check."""
+    def make() -> list:
+        return _floats(list(get_inputs()), _signed_scaled)
+    return make
+
+
 def insensitive_trial_inputs(get_inputs, device: torch.device, seed: int) -> list:
     """The inputs of INSENSITIVE_TRIALS' trial (for the profile to check they discriminate)."""
     return _extra_inputs(get_inputs, device, seed, INSENSITIVE_TRIALS[0][1])

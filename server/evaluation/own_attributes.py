@@ -311,9 +311,11 @@ class _ClassFlows:
         return self.safe(node, cls, seen)
 
     def _constants(self, name: str, seen: tuple = ()) -> set[str]:
-        """Names the class body (or a file base's, by name) binds by assignment alone."""
+        """Names the class body (or a file base's, by name) binds by assignment alone (a bare
+        annotation binds nothing; a `del` counts as a second binding)."""
         cls = self.classes[name]
-        assigned = {t.id for stmt in cls.body if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+        assigned = {t.id for stmt in cls.body if isinstance(stmt, ast.Assign) or (
+                        isinstance(stmt, ast.AnnAssign) and stmt.value is not None)
                     for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
                     for t in nodes(target) if isinstance(t, ast.Name)}
         for base in cls.bases:

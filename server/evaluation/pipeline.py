@@ -24,13 +24,13 @@ from . import build_gate, fused_compare, integrity, provenance, roofline, self_c
 from . import perturb as perturbation
 from .correctness import (as_tensors, check_deterministic, check_inputs_unchanged, check_output, clone_inputs,
                           items_of, output_items, pristine_state, reference_output, restore,
-                          shares_memory, tolerances)
+                          rms, shares_memory, tolerances)
 from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
 from .input_placement import InputPlacer
 from .interpreter_bounds import KernelMemoryError
 from .inputs import (correctness_trials, generate, insensitive_trial_inputs, replayable, seed_torch,
-                     spiked_task, task_family, trial_count)
+                     signed_scaled, spiked_task, task_family, trial_count)
 from .loading import (build_models, candidate_path, load_candidate, load_reference,
                       reference_model)
 from .protocol import EvalRequest, EvalResult
@@ -69,7 +69,12 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
             profile["eval_mode"] = _is_random(model, inputs)
             if profile["eval_mode"]:
                 model.eval()
-            rounds = _time_reference(model, inputs, device)
+            rounds = _time_reference(model, inputs, device, REFERENCE_ROUNDS)
+            if rounds[0].meaningful:
+                profile.update(_launch_bound(model, inputs, device, rounds))
+                if profile["launch_bound"]:  # its host's speed: the median of more rounds
+                    rounds += _time_reference(model, inputs, device,
+                                              LAUNCH_BOUND_ROUNDS - REFERENCE_ROUNDS)
             outputs = as_tensors(model(*inputs), "reference")
             profile["output_shapes"] = [list(o.shape) for o in outputs]
             # Which outputs are an input's memory (a view): a candidate's may be only where these are
@@ -79,9 +84,6 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
         profile.update(ref_runtime_ms=timing.median_ms, ref_spread=timing.spread,
                        ref_rounds_ms=[t.median_ms for t in rounds],
                        ref_clock_mhz=[t.clock_mhz for t in rounds])
-        if timing.meaningful:
-            with torch.no_grad():
-                profile.update(_launch_bound(model, inputs, device, rounds))
         # Whether inputs can be made again from a seed: a property of the task's generator,
         # decided once here (two generations and a comparison, ~15 ms at full size) for every step.
         profile["replayable"] = replayable(reference.get_inputs, device, req.input_seed)
@@ -97,7 +99,7 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
     return dict(profile, flops=flops, bytes=nbytes, dtype=str(dtype).replace("torch.", ""))
 
 
-def _time_reference(model, inputs: list, device: torch.device) -> list:
+def _time_reference(model, inputs: list, device: torch.device, count: int) -> list:
     """The reference's timing rounds, its inputs moved to a random place before every call as the
     candidate's are (input_placement.py): a placement one process happens to get would otherwise
     be cached for every step of the task. Cyclic garbage collection is off, as in every
@@ -116,7 +118,7 @@ def _time_reference(model, inputs: list, device: torch.device) -> list:
             placer.place(placed)
 
         return [time_forward(lambda: model(*placed), device, Hooks(before=move))
-                for _ in range(REFERENCE_ROUNDS)]
+                for _ in range(count)]
     finally:
         if collecting:
             gc.enable()
@@ -127,6 +129,10 @@ def _time_reference(model, inputs: list, device: torch.device) -> list:
 # networks, 1.5-7x their GPU time on the H200), and that time moves with the host's speed
 # between rounds and processes (by 10-50 % there), so speedups against it do too.
 LAUNCH_BOUND_FACTOR = 1.25
+# The host's speed moved between rounds of one process, bimodally at times (GoogleNet: 1.64 or
+# 3.3 ms for rounds a second apart): a launch-bound reference's cached time is the median of
+# this many rounds (~0.4 s each), so one slow or fast spell does not set it for every step.
+LAUNCH_BOUND_ROUNDS = 9
 
 
 def _launch_bound(model, inputs: list, device: torch.device, rounds: list) -> dict:
@@ -762,8 +768,14 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     # Drawn secretly whether or not kernels are recorded: a submission that cannot count to the
     # last timed call (the one checked in full) cannot be honest on it alone.
     trials = _timed_call_count(profile)
+    # A task whose outputs barely depend on its own inputs (the profile's `insensitive`): a kept
+    # output would pass every re-check of calls on them (red-team pass 42: computed once in
+    # __init__, copied by a Triton kernel on every timed call, 0.3); its timed calls get the
+    # signed, scaled inputs of its extra correctness trial, checked with that trial's tolerance.
+    scaled = bool(profile.get("insensitive"))
     with _defence(result, "timed inputs (setup)"):
-        sampler = TimedOutputSampler(reference.get_inputs, inputs, device,
+        sampler = TimedOutputSampler(signed_scaled(reference.get_inputs) if scaled
+                                     else reference.get_inputs, inputs, device,
                                      req.input_seed + TIMING_SEED_OFFSET,
                                      replayable=profile["replayable"],
                                      perturbing=bool(profile.get("perturb_timing_inputs")),
@@ -798,7 +810,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     with _defence(result, "integrity"):
         _check_integrity(snap, TIMING)
     with _defence(result, "timed-output re-checks"):
-        _recheck(req, reference_side, sampler.checks())
+        _recheck(req, reference_side, sampler.checks(), cancelling=scaled)
     if timing.meaningful and timing.median_ms * timing.trials > timing.wall_s * 1e3 * 1.05:
         raise StageFailure(TIMING, "tampering", "device timings exceed the host clock's; "
                            "the timer was interfered with")
@@ -826,12 +838,14 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
         with _defence(result, "provenance"):
             _record_kernels(new_model, inputs, sampler, guard, device, snap, result, kernels,
                             signature)
-            _recheck(req, reference_side, sampler.always_checks())
+            _recheck(req, reference_side, sampler.always_checks(),
+                     cancelling=bool(profile.get("insensitive")))
 
 
-def _recheck(req, reference_side, checks) -> None:
+def _recheck(req, reference_side, checks, cancelling: bool = False) -> None:
     """The sampler's re-checks against the reference: one reference output per input set, made
-    only now that the candidate's calls are over."""
+    only now that the candidate's calls are over. `cancelling`: on signed inputs, atol is at
+    least rtol times the output's root mean square (check_output)."""
     try:
         key = expected = check = None
         for check in checks:
@@ -840,17 +854,18 @@ def _recheck(req, reference_side, checks) -> None:
                 key, expected = check.key, reference_side.output(check.inputs)
             if check.positions is None:
                 check_output(check.output, expected, atol=req.atol, rtol=req.rtol,
-                             task_id=req.task_id, label=check.label)
+                             task_id=req.task_id, label=check.label, cancelling=cancelling)
             else:
                 _check_fingerprint(req, check.label, check.output, check.positions,
-                                   check.shapes, expected)
+                                   check.shapes, expected, cancelling)
         del check, expected
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback + "; outputs of timed calls must be "
                            "computed by those calls") from None
 
 
-def _check_fingerprint(req, label: str, fingerprint, positions, shapes, expected) -> None:
+def _check_fingerprint(req, label: str, fingerprint, positions, shapes, expected,
+                       cancelling: bool = False) -> None:
     """A timed call's output at the secret positions against the reference's there, under the
     tolerance the whole output would get."""
     refs = as_tensors(expected, "reference")
@@ -859,6 +874,8 @@ def _check_fingerprint(req, label: str, fingerprint, positions, shapes, expected
                            f"{shapes} differ from the reference's {[tuple(r.shape) for r in refs]}")
     for got, ref, idx in zip(fingerprint, refs, positions):
         atol, rtol = tolerances(req.task_id, ref, req.atol, req.rtol)
+        if cancelling and ref.is_floating_point():
+            atol = max(atol, rtol * rms(ref))
         check_output(got, gather(ref, idx), atol=atol, rtol=rtol, label=label)
 
 

@@ -472,3 +472,6 @@ NATIVE_TORCH = ("torch._C", "torch._ops")
 
 # In any string (inline PTX through tl.inline_asm_elementwise, for one): the GPU's own clocks.
 GPU_CLOCK_TEXT = ("globaltimer", "%clock")
+# Functions whose own inline assembly reads them (Triton's tl.extra.cuda / tl.extra.hip): by any
+# name a submission gives them (`from triton.language.extra.cuda import globaltimer as t`)
+GPU_CLOCK_FUNCTIONS = ("globaltimer", "memrealtime")
