@@ -115,3 +115,37 @@ def test_einops_functions_pass():
     lines = ("import einops\nfrom einops import rearrange, repeat, reduce, einsum, pack, unpack\n"
              "from einops import parse_shape, EinopsError\nR = einops.rearrange\n")
     static_check(RELU.replace("import torch\n", f"import torch\n{lines}", 1), "triton")
+
+
+@pytest.mark.parametrize("line", [
+    "S = torch.cuda.memory_snapshot",
+    "A = torch.cuda.memory_allocated",
+    "from torch.cuda.memory import memory_stats",
+    "import torch.cuda.memory as m",
+    "F = torch.cuda.mem_get_info",
+    "U = torch.cuda.utilization",
+    "A = torch.accelerator.memory_allocated",
+    "E = torch.cuda.empty_cache",
+])
+def test_the_allocators_and_the_devices_state_is_refused(line):
+    """Live blocks' addresses locate the evaluator's buffers (with `x.data_ptr()`), memory in
+    use tells its calls apart (red-team pass 43)."""
+    source = RELU.replace("import torch\n", f"import torch\n{line}\n", 1)
+    with pytest.raises(StageFailure) as refused:
+        static_check(source, "triton")
+    assert "allocator" in refused.value.feedback
+
+
+@pytest.mark.parametrize("line", [
+    "from triton.language.extra.cuda import globaltimer",
+    "from triton.language.extra.cuda import globaltimer as t",
+    "import triton.language as tl\nG = tl.extra.cuda.globaltimer",
+    "from triton.language.extra.hip import memrealtime",
+])
+def test_tritons_clock_functions_are_refused_by_any_name(line):
+    """Their inline assembly is Triton's own, which the rule on assembly text never reads
+    (red-team pass 42)."""
+    source = RELU.replace("import torch\n", f"import torch\n{line}\n", 1)
+    with pytest.raises(StageFailure) as refused:
+        static_check(source, "triton")
+    assert "clock" in refused.value.feedback

@@ -32,8 +32,8 @@ def run_calls(sampler, forward, calls: int) -> None:
 def full_checks(sampler) -> list:
     """(label, a copy of the inputs, output) of the checks in full (the last call's), taken as
     the pipeline takes them: one input set at a time."""
-    return [(c.label, [x.clone() for x in c.inputs], c.output)
-            for c in sampler.checks() if c.positions is None]
+    return [(c.label, [x.clone() for x in c.inputs], c.output.clone())
+            for c in sampler.checks() if c.positions is None]  # (spoiled once checked)
 
 
 def position_checks(sampler) -> list:
@@ -77,6 +77,20 @@ def test_an_output_memoised_by_pointer_is_recomputed_or_stale_in_the_samples():
         call = int(label.split("#")[1].split()[0])
         right = torch.equal(fingerprint[0], torch.take(used[0] * 2, positions[0]))
         assert right is not hits[call - 1], label
+
+
+def test_the_last_timed_output_is_spoiled_once_checked_as_every_other_was():
+    """Kernel provenance's recorded calls follow the re-checks: they find their previous output
+    spoiled as every timed call did (an unspoiled one told them apart: red-team pass 43)."""
+    inputs = seeded_inputs()
+    sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=3)
+    outs = []
+    run_calls(sampler, lambda x: outs.append(x * 2) or outs[-1], 4)
+    assert torch.isnan(outs[-2]).any() and not torch.isnan(outs[-1]).any()
+    for check in sampler.checks():
+        if check.positions is None:  # checked in full while still intact
+            assert not torch.isnan(check.output).any()
+    assert torch.isnan(outs[-1]).any()
 
 
 def test_writing_into_the_inputs_shows_at_the_end():

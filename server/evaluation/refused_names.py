@@ -58,6 +58,10 @@ EINOPS_ALLOWED = {"einops", "einops.rearrange", "einops.repeat", "einops.reduce"
 
 
 # Dotted-name prefix -> why it is forbidden. Matched against resolved names (aliases followed).
+ALLOCATOR_REASON = ("the allocator's and the device's state (live blocks and their addresses, "
+                    "memory in use, utilisation, clocks) locates the evaluator's buffers and tells "
+                    "its calls apart; submissions may not read or change it")
+
 FORBIDDEN_NAMES = {
     # tensor memory exits named as values (`map(torch.Tensor.numpy, ...)`): a library frame
     # calls them for the submission
@@ -184,6 +188,26 @@ FORBIDDEN_NAMES = {
     "torch.autograd.profiler_util": PROFILER_REASON,
     "torch.autograd.profiler_legacy": PROFILER_REASON,  # its events' timestamps are a clock
     "torch.cuda.profiler": PROFILER_REASON,
+    # The caching allocator's and the device's state (red-team pass 43): memory_snapshot lists
+    # every live block's address (with x.data_ptr() a kernel reaches the evaluator's buffers),
+    # and memory_allocated moved by 128 MiB when timing freed its L2-flush buffer, just before
+    # kernel provenance's recorded calls (a submission honest only on those would pass them).
+    "torch.cuda.memory": ALLOCATOR_REASON,
+    "torch.accelerator.memory": ALLOCATOR_REASON,
+    **{f"torch.cuda.{name}": ALLOCATOR_REASON for name in (
+        "memory_snapshot", "memory_stats", "memory_stats_as_nested_dict", "memory_allocated",
+        "max_memory_allocated", "memory_reserved", "max_memory_reserved", "memory_cached",
+        "max_memory_cached", "memory_summary", "mem_get_info", "list_gpu_processes",
+        "host_memory_stats", "host_memory_stats_as_nested_dict", "caching_allocator_alloc",
+        "caching_allocator_delete", "get_allocator_backend", "set_per_process_memory_fraction",
+        "get_per_process_memory_fraction", "change_current_allocator", "CUDAPluggableAllocator",
+        "MemPool", "use_mem_pool", "reset_peak_memory_stats", "reset_accumulated_memory_stats",
+        "reset_max_memory_allocated", "reset_max_memory_cached", "utilization", "temperature",
+        "power_draw", "clock_rate", "device_memory_used", "memory_usage")},
+    **{f"torch.accelerator.{name}": ALLOCATOR_REASON for name in (
+        "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved",
+        "memory_stats", "get_memory_info", "reset_accumulated_memory_stats",
+        "reset_peak_memory_stats")},
     # torch modules whose functions read the host clock: a kernel that spins longer when its
     # data says so, timed from forward, hands that data to host code (red-team pass 24).
     # Every other torch and Triton module importing time, datetime or timeit is refused already.
