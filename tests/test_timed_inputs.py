@@ -128,6 +128,39 @@ def test_every_call_sees_its_own_inputs_with_the_tasks_structure_and_an_unrelate
         assert torch.equal(used[0], seen[int(label.split("#")[1].split()[0]) - 1])
 
 
+def test_positions_are_drawn_for_every_call_after_it_returns_and_kept_off_the_device():
+    """A kernel that learnt where earlier calls were fingerprinted (positions drawn once and
+    kept in device memory: red-team pass 43) gains nothing: each call's positions are drawn
+    after it returned, its values and the generator's state kept on the host."""
+    from server.evaluation.timed_inputs import gather
+
+    sampler = TimedOutputSampler(lambda: [torch.rand(1024, 1024)], [], CPU, seed=2)
+    known = None  # 65536 positions: ~6 % of the elements
+
+    def honest_only_where_known(x, call):  # the first and the last call honest in full
+        if call in (0, CHECKED_CALLS):
+            return x * 2
+        out = torch.zeros_like(x)
+        out.view(-1)[known] = (x * 2).view(-1)[known]
+        return out
+
+    for call in range(CHECKED_CALLS + 1):
+        sampler.refresh()
+        sampler.observe(honest_only_where_known(*sampler.inputs, call))
+        latest = sampler.fingerprints[-1]
+        assert latest.values[0].device.type == "cpu" and latest.drawn.device.type == "cpu"
+        known = sampler._redrawn(latest)[0][0]  # where the call just made was fingerprinted
+    first, second = (sampler._redrawn(p)[0][0] for p in sampler.fingerprints[:2])
+    assert not torch.equal(first, second)
+    with pytest.raises(StageFailure, match="sampled positions"):
+        for check in sampler.checks():
+            expected = check.inputs[0] * 2
+            got = check.output if check.positions is None else check.output[0]
+            want = expected if check.positions is None else gather(expected, check.positions[0])
+            if not torch.equal(got, want):
+                raise StageFailure("timing", "output_mismatch", check.label)
+
+
 def test_the_calls_checked_at_their_positions_are_drawn_uniformly_among_all_but_the_last():
     counts = [0] * 8
     for _ in range(300):
@@ -242,7 +275,9 @@ def test_sampled_checks_of_a_row_separable_task_compute_on_rows_drawn_per_call()
     drawn = {tuple(p.rows.tolist()) for p in sampler.fingerprints}
     assert len(drawn) > 5  # rows moved for every call (a shift of 512 may repeat)
     for p in sampler.fingerprints:
-        assert set((p.positions[0] // 4).tolist()) <= set(p.rows.tolist())
+        positions, _ = sampler._redrawn(p)  # drawn again from the state kept on the host
+        assert set((positions[0] // 4).tolist()) <= set(p.rows.tolist())
+        assert p.rows.device.type == "cpu" and all(v.device.type == "cpu" for v in p.values)
     checked = position_checks(sampler)
     assert checked[0][4] == [torch.Size([512, 4])]  # the last call: against the whole output
     assert len(checked) == CHECKED_CALLS + 1
@@ -371,7 +406,7 @@ def test_a_calls_rows_are_spread_over_the_batch_and_every_row_can_be_drawn():
     sampler = TimedOutputSampler(lambda: [torch.rand(530, 4)], [], CPU, seed=6, row_inputs=[0])
     run_calls(sampler, lambda x: x * 2, 200)
     assert sampler.row_count == 16
-    base = sampler.base_rows.tolist()
+    base = sampler.base_host
     assert all(33 * k <= row < 33 * (k + 1) for k, row in enumerate(base))
     seen = set()
     for p in sampler.fingerprints:

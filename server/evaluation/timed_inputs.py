@@ -19,7 +19,6 @@ call), and a sampled call's reference runs on those rows alone.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import secrets
 
@@ -79,15 +78,18 @@ class TimedCheck:
 @dataclasses.dataclass
 class _Print:
     """One call's fingerprint: its output's values at secret positions (None: not the first
-    call's shapes, which fails its check). On a row-separable task the positions lie in the
+    call's shapes, which fails its check), drawn after the call returned and kept in host
+    memory; the positions are drawn again for its check from the generator's state (`drawn`,
+    host memory too). Nothing the re-checks trust stays in device memory, where a later call's
+    kernel could read or overwrite it (red-team pass 43: positions drawn once and kept on the
+    device told a kernel where to be honest). On a row-separable task the positions lie in the
     call's own rows (the secret ones, shifted for this call)."""
     label: str
     used: object  # the call's round, or the copy of its inputs
     values: list | None
     always: bool = False
-    positions: list | None = None  # per output, into its elements
-    rows: torch.Tensor | None = None
-    within: list | None = None  # per output, the positions into its rows' (stacked) elements
+    drawn: torch.Tensor | None = None  # the generator's state before the positions were drawn
+    rows: torch.Tensor | None = None  # on the host, in batch order
 
 
 class TimedOutputSampler:
@@ -99,8 +101,8 @@ class TimedOutputSampler:
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
         # Row-separable task (`separable_rows`): which inputs a sampled check slices by row, and
         # how many rows each call's fingerprint takes (decided at the first call).
-        self.row_inputs, self.row_count, self.row_layout = row_inputs, None, None
-        self.base_rows, self.base_host = None, None
+        self.row_inputs, self.row_count = row_inputs, None
+        self.base_host = None  # the secret rows (drawn once, on the host), before a call's shift
         self.origin_seed, self.seed = seed, seed + 1
         # Spiked tasks (inputs.SPIKED_FAMILIES; `spiked` is the task id): every call's inputs
         # carry spikes, their heights measured once; perturbing, they move with every round
@@ -134,7 +136,6 @@ class TimedOutputSampler:
         self.last_print = None
         self.previous = None  # the last output observed: spoiled before the next call
         self.fingerprints: list[_Print] = []
-        self.positions = None  # per output: indices of its fingerprinted elements (not by row)
         self.shapes = None
 
     def refresh(self) -> None:
@@ -171,46 +172,51 @@ class TimedOutputSampler:
             self.last, self.last_print = (f"the last timed call ({label})", used, out), fingerprint
 
     def _fingerprint(self, out, label: str, used, always: bool) -> _Print:
-        """The output's values at secret positions: drawn once at the first call, or per call in
-        rows of its own on a row-separable task."""
+        """The output's values at secret positions, drawn now (the call has returned): anywhere,
+        or on a row-separable task in its secret rows shifted by a secret number of rows."""
         outs = output_items(out)
         if outs is not None and self.shapes is None:
             self.shapes = [o.shape for o in outs]
             self.row_count = self._row_count(outs)
-            if self.row_count is None:
-                self.positions = [_positions(o, FINGERPRINTED, self.gen) for o in outs]
-            else:  # rows one per stretch and positions in them: drawn once; a shift, every call
-                self.base_rows = self._stratified_rows()
-                self.row_layout = [_row_layout(o, self.base_rows, FINGERPRINTED, self.gen)
-                                   for o in outs]
+            if self.row_count is not None:
+                self._stratified_rows()
         if outs is None or [o.shape for o in outs] != self.shapes:
             return _Print(label, used, None, always)
-        if self.row_count is None:
-            return _Print(label, used, [gather(o, idx) for o, idx in zip(outs, self.positions)],
-                          always, self.positions)
-        # The secret rows shifted by a secret number of rows (cyclically): every row as likely
-        # to be drawn, and a call's positions are two launches away from the first's.
-        count = self.shapes[0][0]
-        shift = self.rng.randrange(count)
-        positions = [base.add(shift * per_row).remainder_(o.numel())
-                     for o, (base, per_row, _) in zip(outs, self.row_layout)]
-        # The rows that wrapped past the batch's end come first: the check's rows keep their
-        # order in the batch, as the profile's row sets did (triu of a product of upper-
-        # triangular matrices agrees row by row only in order: KernelBench level 1 task 14).
-        wrapped = self.row_count - bisect.bisect_left(self.base_host, count - shift)
-        rows = self.base_rows.roll(wrapped).add_(shift).remainder_(count)
-        within = [slots.add(wrapped * per_row).remainder_(self.row_count * per_row)
-                  for _, per_row, slots in self.row_layout]
-        return _Print(label, used, [gather(o, idx) for o, idx in zip(outs, positions)], always,
-                      positions, rows, within)
+        rows = None
+        if self.row_count is not None:
+            # The secret rows shifted by a secret number of rows (cyclically): every row as likely
+            # to be drawn. The rows that wrapped past the batch's end come first: the check's
+            # rows keep their order in the batch, as the profile's row sets did (triu of a
+            # product of upper-triangular matrices agrees row by row only in order: KernelBench
+            # level 1 task 14).
+            count, shift = self.shapes[0][0], self.rng.randrange(self.shapes[0][0])
+            rows = torch.tensor(sorted((r + shift) % count for r in self.base_host))
+        drawn = self.gen.get_state()
+        positions, _ = self._positions_of(rows, self.gen)
+        values = [gather(o, idx).cpu() for o, idx in zip(outs, positions)]
+        return _Print(label, used, values, always, drawn, rows)
 
-    def _stratified_rows(self) -> torch.Tensor:
+    def _positions_of(self, rows, gen: torch.Generator) -> tuple[list, list | None]:
+        """Per output, FINGERPRINTED positions into its elements, and on a row-separable task
+        their indices into the given rows' stacked elements too; drawn from `gen` (whose state
+        before a print's drawing gives that print's positions again)."""
+        if rows is None:
+            return [_positions_in(shape, FINGERPRINTED, gen, self.device) for shape in self.shapes], None
+        on_device = rows.to(self.device)
+        layouts = [_row_layout(shape, on_device, FINGERPRINTED, gen, self.device) for shape in self.shapes]
+        return [positions for positions, _ in layouts], [within for _, within in layouts]
+
+    def _redrawn(self, p: _Print) -> tuple[list, list | None]:
+        gen = torch.Generator(device=self.device)
+        gen.set_state(p.drawn)
+        return self._positions_of(p.rows, gen)
+
+    def _stratified_rows(self) -> None:
         """row_count distinct rows in increasing order, one in each of as many equal stretches
         of the batch (a kernel skipping some rows meets them as often as its skipping covers the
-        batch); drawn on the host (kept as `base_host`), where no kernel can read them."""
+        batch); drawn on the host (`base_host`), where no kernel can read them."""
         stretch = self.shapes[0][0] // self.row_count
         self.base_host = [i * stretch + self.rng.randrange(stretch) for i in range(self.row_count)]
-        return torch.tensor(self.base_host, device=self.device)
 
     def checks(self):
         """The re-checks of the timed calls, one input set at a time (a set may be rewritten in
@@ -225,7 +231,8 @@ class TimedOutputSampler:
         check_inputs_unchanged(self.inputs, inputs, "timed calls")
         yield TimedCheck(label, _key(used), inputs, out)
         last = self.last_print
-        yield TimedCheck(last.label, _key(used), inputs, last.values, last.positions, self.shapes)
+        yield TimedCheck(last.label, _key(used), inputs, _on(last.values, self.device),
+                         self._redrawn(last)[0] if last.values is not None else None, self.shapes)
         # checked: the output may go, spoiled as before any call, so that the next calls (kernel
         # provenance's recorded ones) find their previous output as every timed call did (an
         # unspoiled one told them apart: red-team pass 43)
@@ -252,12 +259,17 @@ class TimedOutputSampler:
     def _at_positions(self, p: _Print) -> TimedCheck:
         """A call's check at its positions: against the reference on its inputs, or on its rows
         of them."""
+        values = _on(p.values, self.device)
+        if p.values is None:
+            return TimedCheck(p.label, _key(p.used), self._inputs_of(p.used), None, None, self.shapes)
+        positions, within = self._redrawn(p)
         if p.rows is None:
-            return TimedCheck(p.label, _key(p.used), self._inputs_of(p.used), p.values,
-                              p.positions, self.shapes)
-        inputs = [x.index_select(0, p.rows) if i in self.row_inputs else x
+            return TimedCheck(p.label, _key(p.used), self._inputs_of(p.used), values,
+                              positions, self.shapes)
+        rows = p.rows.to(self.device)
+        inputs = [x.index_select(0, rows) if i in self.row_inputs else x
                   for i, x in enumerate(self._inputs_of(p.used))]
-        return TimedCheck(p.label, ("rows", id(p)) + _key(p.used), inputs, p.values, p.within,
+        return TimedCheck(p.label, ("rows", id(p)) + _key(p.used), inputs, values, within,
                           [(len(p.rows),) + tuple(shape[1:]) for shape in self.shapes])
 
     def _row_count(self, outs: list) -> int | None:
@@ -311,9 +323,26 @@ def _positions(t: torch.Tensor, count: int, gen: torch.Generator) -> torch.Tenso
     """`count` positions (with repeats) in t, as indices into its elements in logical order
     (torch.take reads them whatever the strides, in one launch); None for a tensor without
     elements."""
-    if t.numel() == 0:
+    return _positions_in(t.shape, count, gen, t.device)
+
+
+def _positions_in(shape, count: int, gen: torch.Generator, device) -> torch.Tensor | None:
+    numel = _numel(shape)
+    if numel == 0:
         return None
-    return torch.randint(0, t.numel(), (count,), generator=gen, device=t.device)
+    return torch.randint(0, numel, (count,), generator=gen, device=device)
+
+
+def _numel(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _on(values: list | None, device: torch.device) -> list | None:
+    """A print's values, kept on the host, back on the device for their check."""
+    return None if values is None else [v.to(device) for v in values]
 
 
 def _random_rows(count: int, chosen: int, gen: torch.Generator,
@@ -322,13 +351,13 @@ def _random_rows(count: int, chosen: int, gen: torch.Generator,
     return torch.randperm(count, generator=gen, device=device)[:chosen].sort().values
 
 
-def _row_layout(t: torch.Tensor, rows: torch.Tensor, count: int, gen: torch.Generator):
-    """`count` positions (with repeats) in the given rows of t: (their indices into t's elements
-    in logical order, as torch.take reads them; elements per row; their indices into the rows'
+def _row_layout(shape, rows: torch.Tensor, count: int, gen: torch.Generator, device):
+    """`count` positions (with repeats) in the given rows of a tensor of `shape`: (their indices
+    into its elements in logical order, as torch.take reads them; their indices into the rows'
     stacked elements, in the order of `rows`)."""
-    per_row = t.numel() // t.shape[0]
-    within = torch.randint(0, len(rows) * per_row, (count,), generator=gen, device=t.device)
-    return rows.index_select(0, within // per_row) * per_row + within % per_row, per_row, within
+    per_row = _numel(shape) // shape[0]
+    within = torch.randint(0, len(rows) * per_row, (count,), generator=gen, device=device)
+    return rows.index_select(0, within // per_row) * per_row + within % per_row, within
 
 
 def separable_rows(model, inputs: list, atol: float, rtol: float, gen: torch.Generator | None = None,
