@@ -8,7 +8,8 @@ memory-bound task at full size) and the task's profile showed a perturbation vis
 output, the inputs are made once and perturbed before every call instead (perturb.py). torch's
 seed is drawn at random again after every generation: `torch.initial_seed()` inside a call tells
 nothing about its inputs or the next call's. Every output is fingerprinted (its values at secret
-positions); afterwards the last call is checked against the reference in full, and CHECKED_CALLS
+positions, drawn once the call has returned and kept on the host with the generator's state that
+draws them again); afterwards the last call is checked against the reference in full, and CHECKED_CALLS
 others, drawn uniformly from an unobservable source, at their positions, on inputs made again
 from their seeds or rounds (generation and perturbation are deterministic), so no call pays for a
 copy of its inputs or its output. On a task whose output rows depend only on the same rows of
