@@ -196,3 +196,38 @@ def test_the_same_kernel_with_its_own_instance_is_scored():
     honest = FOREIGN_SELF_KERNEL.replace("Holder.addr(x)", "Holder().addr()")
     stage, error_class, reward, feedback = _through_the_pipeline(honest)
     assert stage == "scored" and reward > 0, feedback
+
+
+def test_a_subclass_built_on_a_tensor_is_not_its_bases_instance():
+    """`class Mixed(Reader, nn.Parameter)`: `Mixed(x).addr()` ran Reader's trusted method on a
+    tensor (red-team pass 44); a subclass may add the file's classes, exceptions and nn.Module
+    classes only."""
+    ns = _loaded('''
+import torch.nn as nn
+
+
+class Reader:
+    def keep(self):
+        self._cdata = 0
+
+    def addr(self):
+        return self._cdata
+
+
+class Mixed(Reader, nn.Parameter):
+    pass
+
+
+class Layer(Reader, nn.Linear):
+    pass
+
+
+class Sub(Layer):
+    pass
+''')
+    with pytest.raises(self_check.ForeignSelf):
+        ns["Mixed"](torch.zeros(2)).addr()
+    assert "a subclass built on a tensor" in self_check.foreign_calls()[-1]
+    layer = ns["Sub"](2, 2)  # nn.Module and the file's own classes below the method's class
+    layer.keep()
+    assert layer.addr() == 0 and len(self_check.foreign_calls()) == 1

@@ -67,18 +67,41 @@ def _check(obj, cls: type, of_class: bool) -> None:
     # type(), not isinstance(): isinstance believes an object's own `__class__` (a Mock's spec)
     kind = type(obj)
     if of_class:
-        ok = issubclass(kind, type) and type.__subclasscheck__(cls, obj)
+        ok = issubclass(kind, type) and type.__subclasscheck__(cls, obj) and _plain_below(obj, cls)
     else:
-        ok = type.__subclasscheck__(cls, kind)
+        ok = kind is cls or (type.__subclasscheck__(cls, kind) and _plain_below(kind, cls))
     if ok:
         return
     frame = sys._getframe(1)
     what = f"`{cls.__qualname__}.{frame.f_code.co_name}`"
+    subclass = (obj if of_class else kind) if isinstance(obj if of_class else kind, type) else None
+    built_on = (" (a subclass built on a tensor or a library class other than nn.Module and "
+                "exceptions)" if subclass is not None and type.__subclasscheck__(cls, subclass) else "")
     _found.append(f"{what} (line {frame.f_code.co_firstlineno}) ran with "
-                  f"{'cls' if of_class else 'self'} a `{kind.__name__}`")
+                  f"{'cls' if of_class else 'self'} a `{(subclass or kind).__name__}`{built_on}")
     raise ForeignSelf(f"{what} called with a {kind.__name__} as its "
                       f"{'class' if of_class else 'instance'}: methods of your classes run only "
                       "on their own instances")
+
+
+_plain: dict[tuple, bool] = {}
+
+
+def _plain_below(kind: type, cls: type) -> bool:
+    """Whether a subclass of the method's class adds only what the static check allows a class
+    with methods of its own: the file's classes, exceptions, nn.Module classes; never a tensor
+    (`class Mixed(Holder, nn.Parameter)` made `Mixed(x).addr()` read a tensor's `_cdata`:
+    red-team pass 44). The method's class itself was judged by the static check."""
+    key = (kind, cls)
+    if key not in _plain:
+        import torch
+
+        _plain[key] = all(
+            k is object or k in cls.__mro__ or (
+                not issubclass(k, torch.Tensor)
+                and (k.__module__ == cls.__module__ or issubclass(k, (BaseException, torch.nn.Module))))
+            for k in kind.__mro__)
+    return _plain[key]
 
 
 def foreign_calls() -> list[str]:
