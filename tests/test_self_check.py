@@ -203,6 +203,7 @@ def test_a_subclass_built_on_a_tensor_is_not_its_bases_instance():
     tensor (red-team pass 44); a subclass may add the file's classes, exceptions and nn.Module
     classes only."""
     ns = _loaded('''
+import abc
 import torch.nn as nn
 
 
@@ -222,7 +223,7 @@ class Layer(Reader, nn.Linear):
     pass
 
 
-class Sub(Layer):
+class Sub(Layer, abc.ABC):
     pass
 ''')
     with pytest.raises(self_check.ForeignSelf):

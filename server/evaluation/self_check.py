@@ -14,8 +14,10 @@ and is recorded, so the step fails as tampering even if the submission catches t
 
 from __future__ import annotations
 
+import abc
 import ast
 import sys
+import typing
 
 CHECKER = "kernel_env self check"  # a global no Python source can name (it has spaces)
 _found: list[str] = []
@@ -85,6 +87,7 @@ def _check(obj, cls: type, of_class: bool) -> None:
 
 
 _plain: dict[tuple, bool] = {}
+_PLAIN_MIXINS = (object, abc.ABC, typing.Generic)  # no state of their own in an instance
 
 
 def _plain_below(kind: type, cls: type) -> bool:
@@ -97,7 +100,7 @@ def _plain_below(kind: type, cls: type) -> bool:
         import torch
 
         _plain[key] = all(
-            k is object or k in cls.__mro__ or (
+            k in _PLAIN_MIXINS or k in cls.__mro__ or (
                 not issubclass(k, torch.Tensor)
                 and (k.__module__ == cls.__module__ or issubclass(k, (BaseException, torch.nn.Module))))
             for k in kind.__mro__)
