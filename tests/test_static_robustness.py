@@ -105,10 +105,7 @@ def test_einops_beyond_its_functions_is_refused(line):
     """Only einops' functions are allowed, by exact name: its modules hand out numpy and torch
     as values (get_backend), a shell runner (its tests) and attribute lookups by any name
     (string.Formatter) (einops review, session 18)."""
-    source = RELU.replace("import torch\n", f"import torch\n{line}\n", 1)
-    with pytest.raises(StageFailure) as refused:
-        static_check(source, "triton")
-    assert "of einops only" in refused.value.feedback
+    assert "of einops only" in refusal(line)
 
 
 def test_einops_functions_pass():
@@ -130,10 +127,7 @@ def test_einops_functions_pass():
 def test_the_allocators_and_the_devices_state_is_refused(line):
     """Live blocks' addresses locate the evaluator's buffers (with `x.data_ptr()`), memory in
     use tells its calls apart (red-team pass 43)."""
-    source = RELU.replace("import torch\n", f"import torch\n{line}\n", 1)
-    with pytest.raises(StageFailure) as refused:
-        static_check(source, "triton")
-    assert "allocator" in refused.value.feedback
+    assert "allocator" in refusal(line)
 
 
 @pytest.mark.parametrize("line", [
@@ -145,7 +139,12 @@ def test_the_allocators_and_the_devices_state_is_refused(line):
 def test_tritons_clock_functions_are_refused_by_any_name(line):
     """Their inline assembly is Triton's own, which the rule on assembly text never reads
     (red-team pass 42)."""
+    assert "clock" in refusal(line)
+
+
+def refusal(line: str) -> str:
+    """The static check's feedback on the bundled ReLU kernel with `line` after its imports."""
     source = RELU.replace("import torch\n", f"import torch\n{line}\n", 1)
     with pytest.raises(StageFailure) as refused:
         static_check(source, "triton")
-    assert "clock" in refused.value.feedback
+    return refused.value.feedback
