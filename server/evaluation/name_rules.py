@@ -151,10 +151,10 @@ def check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> Non
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and any(
                 clock in node.value.lower() for clock in GPU_CLOCK_TEXT):
             _fail(f"{where(node)}: reading the GPU's clock registers is not allowed: {CLOCKS_REASON}")
-        named = (node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute)
-                 else " ".join(f"{a.name} {a.asname or ''}" for a in node.names)
-                 if isinstance(node, (ast.Import, ast.ImportFrom)) else "")
-        if any(clock in named.lower() for clock in GPU_CLOCK_FUNCTIONS):
+        named = ([node.id] if isinstance(node, ast.Name) else [node.attr] if isinstance(node, ast.Attribute)
+                 else [part for a in node.names for part in a.name.split(".")]
+                 if isinstance(node, (ast.Import, ast.ImportFrom)) else [])
+        if any(name in GPU_CLOCK_FUNCTIONS for name in named):
             # Triton's own inline assembly reads them (tl.extra.cuda.globaltimer: red-team pass 42)
             _fail(f"{where(node)}: reading the GPU's clock registers is not allowed: {CLOCKS_REASON}")
         if (isinstance(node, ast.Constant) and isinstance(node.value, str)

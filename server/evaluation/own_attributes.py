@@ -46,7 +46,7 @@ def own_accesses(tree: ast.Module, aliases: dict[str, str]) -> set[int]:
     if any(_rebinds_owner(n) for n in nodes(tree)):
         return set()  # `self = torch` somewhere (or `case self:`): nothing is judged own
     bound = _bound_names(tree)
-    own = _class_constants(tree, aliases)
+    own = _class_constants(tree)
     for method in _methods(tree, aliases):
         owner = _first_parameter(method)
         for node in _scope(method, owner):
@@ -56,20 +56,18 @@ def own_accesses(tree: ast.Module, aliases: dict[str, str]) -> set[int]:
     return own
 
 
-def _class_constants(tree: ast.Module, aliases: dict[str, str]) -> set[int]:
-    """`C._LIMIT` where `C` is a class of the file's top level, bound once, on bases that hold
-    nothing of their own under the file's names (as for `self`: `_selves_are_instances`), whose
-    own body assigns `_LIMIT` a value (a constant of its own, not a method: those are never
-    read off a class) and nothing deletes it: a bare annotation (`_use_count: int`) or a `del`
+def _class_constants(tree: ast.Module) -> set[int]:
+    """`C._LIMIT` where `C` is a class of the file's top level, bound once, with no class
+    keywords (a metaclass's data descriptors come before the class's own names), whose own
+    body assigns `_LIMIT` a value (a constant of its own, not a method: those are never read
+    off a class) and nothing deletes it: a bare annotation (`_use_count: int`) or a `del`
     leaves the name to a base's attribute (`nn.Parameter._use_count`: red-team pass 41)."""
     counts = binding_counts(tree)
-    classes = _classes_by_name(tree)
     deleted = {n.id if isinstance(n, ast.Name) else n.attr for n in nodes(tree)
                if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Del)}
     constants = {}
     for cls in tree.body:
-        if (isinstance(cls, ast.ClassDef) and counts.get(cls.name) == 1
-                and _selves_are_instances(cls, classes, aliases)):
+        if isinstance(cls, ast.ClassDef) and counts.get(cls.name) == 1 and not cls.keywords:
             constants[cls.name] = {t.id for stmt in cls.body if isinstance(stmt, ast.Assign) or (
                                        isinstance(stmt, ast.AnnAssign) and stmt.value is not None)
                                    for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
@@ -510,8 +508,10 @@ def _remade(cls: ast.ClassDef) -> bool:
     """A class a decorator replaces by a new one (`@dataclass(slots=True)`): its methods'
     `__class__` is the class the body made, not the one its instances have, so the run-time
     check (self_check.py) could not tell its instances; it has no methods of its own."""
-    return any(isinstance(d, ast.Call) and any(k.arg in ("slots", None) for k in d.keywords)
-               for d in cls.decorator_list)
+    return any(isinstance(d, ast.Call) and any(
+        k.arg is None or (k.arg == "slots" and not (isinstance(k.value, ast.Constant)
+                                                   and k.value.value is False))
+        for k in d.keywords) for d in cls.decorator_list)
 
 
 def _classes_by_name(tree: ast.Module) -> dict:

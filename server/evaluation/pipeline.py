@@ -129,6 +129,7 @@ def _time_reference(model, inputs: list, device: torch.device, count: int) -> li
 # networks, 1.5-7x their GPU time on the H200), and that time moves with the host's speed
 # between rounds and processes (by 10-50 % there), so speedups against it do too.
 LAUNCH_BOUND_FACTOR = 1.25
+LAUNCH_BOUND_MIN_MS = 0.05  # and by this much at least: not a few-µs kernel's timer noise
 # The host's speed moved between rounds of one process, bimodally at times (GoogleNet: 1.64 or
 # 3.3 ms for rounds a second apart): a launch-bound reference's cached time is the median of
 # this many rounds (~0.4 s each), so one slow or fast spell does not set it for every step.
@@ -141,7 +142,8 @@ def _launch_bound(model, inputs: list, device: torch.device, rounds: list) -> di
     device_ms = device_only_ms(lambda: model(*inputs), device, issue_ms)
     median_ms = statistics.median(t.median_ms for t in rounds)
     return {"ref_device_ms": device_ms, "ref_issue_ms": issue_ms,
-            "launch_bound": median_ms > LAUNCH_BOUND_FACTOR * device_ms}
+            "launch_bound": (median_ms > LAUNCH_BOUND_FACTOR * device_ms
+                             and median_ms - device_ms > LAUNCH_BOUND_MIN_MS)}
 
 
 def _generation_ms(get_inputs, device: torch.device, seed: int) -> float:

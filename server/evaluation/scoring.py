@@ -69,6 +69,7 @@ def rescore(req: EvalRequest, profile: dict, result: EvalResult) -> EvalResult:
     """Recompute, in the worker host, what a correct result's reward follows from: the speedup
     against the host's own cached reference time, the roofline floor, the reward. A child that
     ran candidate code can report a runtime, but not its reward or the reference's time."""
+    result.ref_device_ms = profile.get("ref_device_ms")  # the host's, never a child's
     if not result.correct or result.stage != SCORED or req.mock:
         result.reward = result.reward if (result.correct and result.stage == SCORED) else 0.0
         return result
@@ -77,7 +78,6 @@ def rescore(req: EvalRequest, profile: dict, result: EvalResult) -> EvalResult:
             return _failed(result, "tampering", "the reported runtime is not a positive number")
         result.ref_runtime_ms = profile["ref_runtime_ms"]
         result.speedup = result.ref_runtime_ms / result.runtime_ms
-        result.ref_device_ms = profile.get("ref_device_ms")
         if profile.get("launch_bound"):
             result.notes = [n for n in result.notes if not n.startswith(LAUNCH_BOUND_NOTE)] + [
                 f"{LAUNCH_BOUND_NOTE} eager PyTorch's {result.ref_runtime_ms:.4g} ms is mostly its "

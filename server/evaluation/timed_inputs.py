@@ -20,6 +20,7 @@ call), and a sampled call's reference runs on those rows alone.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import secrets
 
@@ -90,7 +91,7 @@ class _Print:
     values: list | None
     always: bool = False
     drawn: torch.Tensor | None = None  # the generator's state before the positions were drawn
-    rows: torch.Tensor | None = None  # on the host, in batch order
+    shift: int | None = None  # a row-separable task's secret rows are shifted by this for it
 
 
 class TimedOutputSampler:
@@ -103,7 +104,8 @@ class TimedOutputSampler:
         # Row-separable task (`separable_rows`): which inputs a sampled check slices by row, and
         # how many rows each call's fingerprint takes (decided at the first call).
         self.row_inputs, self.row_count = row_inputs, None
-        self.base_host = None  # the secret rows (drawn once, on the host), before a call's shift
+        # the secret rows (drawn once, on the host: a list and a tensor), before a call's shift
+        self.base_host, self.base_rows = None, None
         self.origin_seed, self.seed = seed, seed + 1
         # Spiked tasks (inputs.SPIKED_FAMILIES; `spiked` is the task id): every call's inputs
         # carry spikes, their heights measured once; perturbing, they move with every round
@@ -183,19 +185,22 @@ class TimedOutputSampler:
                 self._stratified_rows()
         if outs is None or [o.shape for o in outs] != self.shapes:
             return _Print(label, used, None, always)
-        rows = None
-        if self.row_count is not None:
-            # The secret rows shifted by a secret number of rows (cyclically): every row as likely
-            # to be drawn. The rows that wrapped past the batch's end come first: the check's
-            # rows keep their order in the batch, as the profile's row sets did (triu of a
-            # product of upper-triangular matrices agrees row by row only in order: KernelBench
-            # level 1 task 14).
-            count, shift = self.shapes[0][0], self.rng.randrange(self.shapes[0][0])
-            rows = torch.tensor(sorted((r + shift) % count for r in self.base_host))
+        shift = None if self.row_count is None else self.rng.randrange(self.shapes[0][0])
         drawn = self.gen.get_state()
-        positions, _ = self._positions_of(rows, self.gen)
+        positions, _ = self._positions_of(self.rows(shift), self.gen)
         values = [gather(o, idx).cpu() for o, idx in zip(outs, positions)]
-        return _Print(label, used, values, always, drawn, rows)
+        return _Print(label, used, values, always, drawn, shift)
+
+    def rows(self, shift: int | None) -> torch.Tensor | None:
+        """The secret rows shifted by `shift` (cyclically: every row as likely to be drawn), on
+        the host, in batch order: the rows that wrapped past the batch's end come first, as the
+        profile's row sets were ordered (triu of a product of upper-triangular matrices agrees
+        row by row only in order: KernelBench level 1 task 14). None: not a row-separable task."""
+        if shift is None:
+            return None
+        count = self.shapes[0][0]
+        wrapped = self.row_count - bisect.bisect_left(self.base_host, count - shift)
+        return self.base_rows.add(shift).remainder_(count).roll(wrapped)
 
     def _positions_of(self, rows, gen: torch.Generator) -> tuple[list, list | None]:
         """Per output, FINGERPRINTED positions into its elements, and on a row-separable task
@@ -210,7 +215,7 @@ class TimedOutputSampler:
     def _redrawn(self, p: _Print) -> tuple[list, list | None]:
         gen = torch.Generator(device=self.device)
         gen.set_state(p.drawn)
-        return self._positions_of(p.rows, gen)
+        return self._positions_of(self.rows(p.shift), gen)
 
     def _stratified_rows(self) -> None:
         """row_count distinct rows in increasing order, one in each of as many equal stretches
@@ -218,6 +223,7 @@ class TimedOutputSampler:
         batch); drawn on the host (`base_host`), where no kernel can read them."""
         stretch = self.shapes[0][0] // self.row_count
         self.base_host = [i * stretch + self.rng.randrange(stretch) for i in range(self.row_count)]
+        self.base_rows = torch.tensor(self.base_host)  # on the host too
 
     def checks(self):
         """The re-checks of the timed calls, one input set at a time (a set may be rewritten in
@@ -264,14 +270,14 @@ class TimedOutputSampler:
         if p.values is None:
             return TimedCheck(p.label, _key(p.used), self._inputs_of(p.used), None, None, self.shapes)
         positions, within = self._redrawn(p)
-        if p.rows is None:
+        if p.shift is None:
             return TimedCheck(p.label, _key(p.used), self._inputs_of(p.used), values,
                               positions, self.shapes)
-        rows = p.rows.to(self.device)
+        rows = self.rows(p.shift).to(self.device)
         inputs = [x.index_select(0, rows) if i in self.row_inputs else x
                   for i, x in enumerate(self._inputs_of(p.used))]
         return TimedCheck(p.label, ("rows", id(p)) + _key(p.used), inputs, values, within,
-                          [(len(p.rows),) + tuple(shape[1:]) for shape in self.shapes])
+                          [(len(rows),) + tuple(shape[1:]) for shape in self.shapes])
 
     def _row_count(self, outs: list) -> int | None:
         """Rows per fingerprint on a row-separable task whose outputs all have the sliced inputs'
