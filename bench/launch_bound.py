@@ -16,8 +16,8 @@ with it; if they agree with each other but not with `same`, the candidate's path
 from __future__ import annotations
 
 import argparse
+import functools
 import re
-import statistics
 import sys
 import tempfile
 import time
@@ -33,24 +33,9 @@ from kb_sweep import STAND_INS, _trusted_report, _Unguarded, tasks  # noqa: E402
 from server.evaluation import pipeline  # noqa: E402
 from server.evaluation.loading import load_reference, reference_model  # noqa: E402
 from server.evaluation.protocol import EvalRequest  # noqa: E402
-from server.evaluation.timing import _spin, spin_cycles_per_s  # noqa: E402
+from server.evaluation.timing import device_only_ms  # noqa: E402
 
 DEFAULT_TASKS = (r"^level3/(9|10|11|15|19|20|22|24|28|32|7)_")
-
-
-def device_only_ms(model, inputs, device, host_ms: float) -> float:
-    """One forward issued behind a spin longer than its host time: the GPU's own time."""
-    cycles = int(spin_cycles_per_s(device) * max(3 * host_ms, 5.0) / 1e3)
-    times = []
-    for _ in range(5):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        _spin(cycles)
-        start.record()
-        model(*inputs)
-        end.record()
-        torch.cuda.synchronize(device)
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
 
 
 def same_step(req: EvalRequest, profile: dict, workdir: str):
@@ -88,7 +73,7 @@ def study(path: Path, task_id: str, device: torch.device, repeats: int) -> None:
                       f"{[round(t.spread, 3) for t in rounds]}); {same}", flush=True)
             host = max(t.issue_ms for t in rounds)
             if device.type == "cuda":
-                print(f"  device-only forward {device_only_ms(model, inputs, device, host):.3f} ms; "
+                print(f"  device-only forward {device_only_ms(functools.partial(model, *inputs), device, host):.3f} ms; "
                       f"host issue {host:.3f} ms", flush=True)
         del model, inputs
         if device.type == "cuda":

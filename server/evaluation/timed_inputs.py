@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import math
 import secrets
 
 import torch
@@ -334,17 +335,10 @@ def _positions(t: torch.Tensor, count: int, gen: torch.Generator) -> torch.Tenso
 
 
 def _positions_in(shape, count: int, gen: torch.Generator, device) -> torch.Tensor | None:
-    numel = _numel(shape)
+    numel = math.prod(shape)
     if numel == 0:
         return None
     return torch.randint(0, numel, (count,), generator=gen, device=device)
-
-
-def _numel(shape) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def _on(values: list | None, device: torch.device) -> list | None:
@@ -362,7 +356,7 @@ def _row_layout(shape, rows: torch.Tensor, count: int, gen: torch.Generator, dev
     """`count` positions (with repeats) in the given rows of a tensor of `shape`: (their indices
     into its elements in logical order, as torch.take reads them; their indices into the rows'
     stacked elements, in the order of `rows`)."""
-    per_row = _numel(shape) // shape[0]
+    per_row = math.prod(shape) // shape[0]
     within = torch.randint(0, len(rows) * per_row, (count,), generator=gen, device=device)
     return rows.index_select(0, within // per_row) * per_row + within % per_row, within
 
