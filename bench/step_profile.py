@@ -47,10 +47,14 @@ WATCHED = [  # (file suffix, function): the evaluator's building blocks
     ("integrity.py", "fingerprint"), ("integrity.py", "changed"), ("integrity.py", "child_processes"),
     ("perturb.py", "perturb"), ("perturb.py", "restore"), ("timed_inputs.py", "_spoil"),
     ("timed_inputs.py", "_inputs_of"), ("pipeline.py", "_check_fingerprint"),
+    ("timed_inputs.py", "_fingerprint"), ("timed_inputs.py", "rows"),
+    ("timed_inputs.py", "_positions_of"), ("timed_inputs.py", "gather"),
+    ("pipeline.py", "check_returned"), ("pipeline.py", "_check_signature"),
+    ("pipeline.py", "check_modes"), ("pipeline.py", "_recheck"),
 ]
 
 
-def profile_case(root: Path, task: str, kernel: str, device: str) -> None:
+def profile_case(root: Path, task: str, kernel: str, device: str, top: int = 0) -> None:
     code, ref = (LEGIT / kernel).read_text(), (root / f"{task}.py").read_text()
     with tempfile.TemporaryDirectory() as workdir:
         req = EvalRequest(code=code, reference_source=ref, task_id=task, device=device,
@@ -75,6 +79,12 @@ def profile_case(root: Path, task: str, kernel: str, device: str) -> None:
         if rows:
             calls, cum = sum(r[0] for r in rows), sum(r[1] for r in rows)
             print(f"  {suffix + ':' + name:<42}{cum:>8.3f} s{calls:>6} calls")
+    if top:  # what no watched row names: the heaviest torch calls by their own time
+        print(f"  heaviest {top} built-in calls by own time:")
+        builtins = sorted(((v[2], v[1], func) for (file, _, func), v in stats.items()
+                           if file == "~"), reverse=True)[:top]
+        for own, calls, func in builtins:
+            print(f"    {func[:60]:<62}{own:>8.3f} s{calls:>6} calls")
 
 
 def main() -> None:
@@ -82,6 +92,8 @@ def main() -> None:
     parser.add_argument("--kernelbench-dir", type=Path)
     parser.add_argument("--only", help="only the cases with this label (e.g. ReLU)")
     parser.add_argument("--device", default="cuda:0")
+    parser.add_argument("--top", type=int, default=0,
+                        help="also list the N built-in (torch) calls with the most own time")
     args = parser.parse_args()
     import torch
     prewarm(torch.device(args.device))
@@ -89,7 +101,7 @@ def main() -> None:
     for label, task, kernel in CASES:
         if args.only in (None, label):
             print(f"{label} ({'KernelBench' if args.kernelbench_dir else 'bundled'}):", flush=True)
-            profile_case(root, task, kernel, args.device)
+            profile_case(root, task, kernel, args.device, args.top)
 
 
 if __name__ == "__main__":
