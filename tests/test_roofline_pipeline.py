@@ -88,6 +88,23 @@ def test_a_launch_bound_reference_is_said_on_every_scored_step_with_its_gpu_time
     assert not any(n.startswith(scoring.LAUNCH_BOUND_NOTE) for n in plain.notes)
 
 
+@pytest.mark.parametrize("task, median_ms, device_ms, issue_ms, expected", [
+    # H200 figures (bench/results/2026-12-02-h200-s20-launch-bound-gru.log and s19's log)
+    ("41_GRUBidirectional: issue outlasts device_only's spin", 101.1, 80.3, 102.1, True),
+    ("42_GRUBidirectionalHidden", 133.6, 113.3, 145.5, True),
+    ("40_GRUHidden: GPU work well below the median", 47.6, 34.1, 54.3, True),
+    ("10_ResNet101", 14.0, 4.8, 14.6, True),
+    ("11_VGG16: the GPU outlasts the host", 3.1, 3.1, 1.8, False),
+    ("a few-µs kernel: its host issue hidden by the lead", 0.004, 0.004, 0.06, False),
+    ("a 3 ms memory-bound kernel", 3.03, 3.02, 0.15, False),
+])
+def test_a_reference_is_launch_bound_when_its_gpu_waits_for_its_host(task, median_ms, device_ms,
+                                                                     issue_ms, expected):
+    from server.evaluation.pipeline import is_launch_bound
+
+    assert is_launch_bound(median_ms, device_ms, issue_ms) is expected, task
+
+
 def test_timings_below_the_floor_are_rejected_as_impossible():
     t_min = 12 * 256**2 / 3350e9 * 1e3
     assert scored(0.81 * t_min).roofline["roofline_frac"] == pytest.approx(1 / 0.81)

@@ -18,8 +18,8 @@ import triton
 import triton.language as tl
 
 from server.evaluation.guard import (
-    ALLOWED_OP_NAMES, ARITHMETIC, CALLBACK, DTYPE, OFF_DEVICE, SCALAR, DispatchGuard, ForbiddenOperation,
-    autotune_configs_pruned, install_interpreter_hooks, reset_autotune_record)
+    ALLOWED_OP_NAMES, ARITHMETIC, CALLBACK, DTYPE, OFF_DEVICE, SCALAR, UNDISPATCHED, DispatchGuard,
+    ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks, reset_autotune_record)
 
 needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
 
@@ -140,6 +140,35 @@ def test_cpu_evaluator_refuses_exits_to_the_host(fn):
     with pytest.raises(ForbiddenOperation) as caught:
         _run(fn)
     assert caught.value.reason == OFF_DEVICE
+
+
+def test_cpu_evaluator_refuses_torch_run_with_dispatch_switched_off():
+    """torch.sparse.semi_structured.fallback_dispatcher runs a callable under
+    _DisableTorchDispatch, where the guard's dispatch mode is skipped (red-team pass 45): the
+    function mode refuses any torch call made there, whoever made it."""
+    from torch.sparse.semi_structured import fallback_dispatcher
+
+    with pytest.raises(ForbiddenOperation) as caught:
+        _run(lambda x: fallback_dispatcher(torch.relu, None, (x,), {}))
+    assert caught.value.reason == UNDISPATCHED
+
+
+def test_cpu_evaluator_refuses_exits_that_torch_python_takes_for_forward():
+    """torch.tensordot's body reads `dims[0].tolist()` while the guard's function mode runs it
+    off the stack; the value came back in its IndexError (red-team pass 45). The exit is
+    recorded, though the error was caught."""
+    def leak(x):
+        dims = torch.full((2, 1), 7, dtype=torch.int64)
+        try:
+            torch.tensordot(x[0], x[0], dims=dims)
+        except (IndexError, RuntimeError):
+            pass
+    guard = _run(leak)
+    assert guard.violation is not None and guard.violation.reason == OFF_DEVICE
+    assert "Tensor.tolist (called by torch's tensordot)" in str(guard.violation)
+    # torch's Python bodies that take no exit still run: split, a permuting einsum, broadcasting
+    assert _run(lambda x: (torch.split(x, 2), torch.einsum("ij->ji", x).contiguous(),
+                           torch.functional.broadcast_tensors(x, x))).violation is None
 
 
 def test_every_allowed_name_is_an_aten_op():

@@ -51,6 +51,7 @@ DTYPE = "dtype conversion"
 KERNEL_ARG = "not a plain tensor or scalar"
 SUBCLASS = "tensor subclass"
 CALLBACK = "your code called back from inside torch"
+UNDISPATCHED = "dispatch switched off"
 
 _ALLOWED_HERE = ("Inside forward only allocations, views/reshapes/permutes/contiguous and "
                  "device-local copies are allowed")
@@ -66,6 +67,9 @@ HINTS = {
                 "scalars and tuples of them, and your own @triton.jit functions, not lists or "
                 "objects that imitate them (an enum member or an int subclass: pass int(value)).",
     SUBCLASS: "Tensor subclasses intercept torch operations; use plain tensors.",
+    UNDISPATCHED: "torch ran with its dispatch modes switched off (a helper that calls "
+                  "functions under torch._C._DisableTorchDispatch or no_dispatch), where the "
+                  "guard sees nothing; call torch directly and compute in your Triton kernel.",
     CALLBACK: "While torch runs an operation (or Triton's interpreter converts kernel "
               "arguments) the guard's checks are off, so no code of yours may run inside it: "
               "pass torch plain numbers, tuples, lists, dicts and tensors (not objects it would "
@@ -311,12 +315,42 @@ class _EscapeCheck(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         if not _pause_state.depth:
+            if _dispatch_disabled():  # red-team pass 45: a public torch helper ran ops so
+                self.guard._refuse(_function_name(func), UNDISPATCHED)
             if func in self.escapes and not _alignment_check(func):
                 self.guard._refuse(_escape_name(func), OFF_DEVICE)
             foreign = _foreign_value((args, kwargs))
             if foreign:
                 self.guard._refuse(f"{_function_name(func)} given {foreign}", CALLBACK)
         return _unattended(self.guard, func, args, kwargs)
+
+
+def _dispatch_disabled() -> bool:
+    """Whether torch's Python dispatch is switched off for this thread (`_DisableTorchDispatch`,
+    which torch.sparse.semi_structured.fallback_dispatcher enters around any callable): every
+    TorchDispatchMode, the guard's included, is skipped there, while function modes still run."""
+    return torch._C._dispatch_tls_is_dispatch_key_excluded(torch._C.DispatchKey.Python)
+
+
+# Tensor methods that hand tensor memory or values to the host without reaching the dispatcher,
+# by name: torch's own Python (a torch function's body, run by a guard mode's handler with that
+# mode off the stack) may not call them for the submission either. torch.tensordot(a, b,
+# dims=<tensor>) reads `dims[0].tolist()` and reported the values in its IndexError's message,
+# one exact int64 per call: a numpy convolution scored (red-team pass 45).
+_UNATTENDED_EXITS = frozenset({"tolist", "numpy", "__array__", "data_ptr", "untyped_storage",
+                               "storage", "apply_", "map_", "map2_"})
+
+
+def _tensor_exit(arg) -> str | None:
+    """The name of a host exit a `c_call` profile event calls on a tensor (bound, or as a method
+    descriptor of torch's tensor base), else None."""
+    name = getattr(arg, "__name__", None)
+    if name not in _UNATTENDED_EXITS:
+        return None
+    owner = getattr(arg, "__self__", None)
+    if isinstance(owner, torch.Tensor) or getattr(arg, "__objclass__", None) is torch._C.TensorBase:
+        return name
+    return None
 
 
 def _function_name(func) -> str:
@@ -454,10 +488,18 @@ class DispatchGuard:
         files = frozenset(self._files)
 
         def watch(frame, event, arg):
-            if event == "call" and self.violation is None and frame.f_code.co_filename in files:
+            if self.violation is not None:
+                return
+            if event == "call" and frame.f_code.co_filename in files:
                 line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
                 self.violation = ForbiddenOperation(f"`{frame.f_code.co_name}`", CALLBACK,
                                                     f"line {frame.f_lineno}: `{line}`")
+            elif event == "c_call" and not _pause_state.depth:
+                exit_name = _tensor_exit(arg)
+                if exit_name:
+                    self.violation = ForbiddenOperation(
+                        f"Tensor.{exit_name} (called by torch's {frame.f_code.co_name})",
+                        OFF_DEVICE, self._location())
         self._watch = watch
 
     def __enter__(self) -> "DispatchGuard":

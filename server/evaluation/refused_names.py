@@ -81,6 +81,10 @@ FORBIDDEN_NAMES = {
     "torch.overrides": _DISPATCH,
     "torch.utils._python_dispatch": _DISPATCH,
     "torch._subclasses": _DISPATCH,
+    # runs any callable under torch._C._DisableTorchDispatch: the guard's dispatch mode is off
+    # there (red-team pass 45: torch.relu and torch.matmul scored through it on the cpu evaluator)
+    "torch.sparse.semi_structured.fallback_dispatcher": _DISPATCH,
+    "torch.sparse._semi_structured_ops": _DISPATCH,
     "torch.utils.dlpack": _ARRAYS,
     "torch._tensor_str": INTROSPECTION,
     "torch.cuda.graph": _GRAPHS,
