@@ -171,6 +171,21 @@ def test_cpu_evaluator_refuses_exits_that_torch_python_takes_for_forward():
                            torch.functional.broadcast_tensors(x, x))).violation is None
 
 
+@pytest.mark.parametrize("fn", [
+    lambda x: torch.tensor([x[0, 0]], dtype=torch.int8),
+    lambda x: x.new_tensor([[x[0, 0], 1.0]]),
+    lambda x: torch.tensor(data=(x[0, 0], x[0, 1])),
+], ids=["tensor", "new_tensor", "tensor_data_keyword"])
+def test_cpu_evaluator_refuses_constructors_given_tensors_in_a_list(fn):
+    """torch reads such elements with its Python dispatch key excluded and range-checks them:
+    an int8 conversion raising or not told host Python each float's sign (red-team pass 46)."""
+    with pytest.raises(ForbiddenOperation) as caught:
+        _run(fn)
+    assert caught.value.reason == SCALAR and "given tensors in a list" in str(caught.value)
+    # plain numbers still make constants in forward
+    assert _run(lambda x: (torch.tensor([1.0, 2.0]), x.new_tensor([[1, 2]]))).violation is None
+
+
 def test_every_allowed_name_is_an_aten_op():
     assert [n for n in ALLOWED_OP_NAMES if not hasattr(torch.ops.aten, n)] == []
 

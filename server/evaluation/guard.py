@@ -319,6 +319,8 @@ class _EscapeCheck(TorchFunctionMode):
                 self.guard._refuse(_function_name(func), UNDISPATCHED)
             if func in self.escapes and not _alignment_check(func):
                 self.guard._refuse(_escape_name(func), OFF_DEVICE)
+            if func in _CONSTRUCTORS and _holds_tensor_elements(_constructor_data(func, args, kwargs)):
+                self.guard._refuse(f"{_CONSTRUCTORS[func]} given tensors in a list", SCALAR)
             foreign = _foreign_value((args, kwargs))
             if foreign:
                 self.guard._refuse(f"{_function_name(func)} given {foreign}", CALLBACK)
@@ -351,6 +353,29 @@ def _tensor_exit(arg) -> str | None:
     if isinstance(owner, torch.Tensor) or getattr(arg, "__objclass__", None) is torch._C.TensorBase:
         return name
     return None
+
+
+# Constructors from Python data: given a list holding tensors, torch reads each element's value
+# in C++ with its Python dispatch key excluded (no guard mode sees the scalar reads), then range-
+# checks it for the dtype asked for. A `torch.tensor([byte], dtype=torch.int8)` raising or not
+# told host Python each input's sign bit: a ReLU built from copies scored (red-team pass 46). A
+# tensor given as the data itself is copied through dispatched ops, which the guard sees.
+_CONSTRUCTORS = {torch.tensor: "torch.tensor", torch.Tensor.new_tensor: "Tensor.new_tensor",
+                 torch.as_tensor: "torch.as_tensor", torch.asarray: "torch.asarray"}
+
+
+def _constructor_data(func, args, kwargs):
+    at = 1 if func is torch.Tensor.new_tensor else 0  # new_tensor's first argument is self
+    return args[at] if len(args) > at else kwargs.get("data", kwargs.get("obj"))
+
+
+def _holds_tensor_elements(value, depth: int = 0) -> bool:
+    """Whether a list or tuple (nested, as constructors read them) holds a tensor anywhere."""
+    if type(value) is not list and type(value) is not tuple or depth > 32:
+        return False
+    # by exact type: isinstance would read a foreign object's `__class__` (its code, unguarded)
+    return any(issubclass(type(v), torch.Tensor) or _holds_tensor_elements(v, depth + 1)
+               for v in value)
 
 
 def _function_name(func) -> str:
@@ -407,6 +432,9 @@ def _unattended(guard: "DispatchGuard", func, args, kwargs):
         return func(*args, **kwargs)
     finally:
         sys.setprofile(previous)
+
+
+_UNATTENDED_CODE = _unattended.__code__
 
 
 # Outside forward (the submission's import and ModelNew's construction) no dispatch check runs:
@@ -494,8 +522,9 @@ class DispatchGuard:
                 line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
                 self.violation = ForbiddenOperation(f"`{frame.f_code.co_name}`", CALLBACK,
                                                     f"line {frame.f_lineno}: `{line}`")
-            elif event == "c_call" and not _pause_state.depth:
-                exit_name = _tensor_exit(arg)
+            elif (event == "c_call" and not _pause_state.depth
+                  and frame.f_code is not _UNATTENDED_CODE):  # what the mode was asked to run:
+                exit_name = _tensor_exit(arg)  # decided already (TensorDescriptor's data_ptr)
                 if exit_name:
                     self.violation = ForbiddenOperation(
                         f"Tensor.{exit_name} (called by torch's {frame.f_code.co_name})",
