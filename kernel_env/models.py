@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Optional
 
 from openenv.core.env_server.types import Action, Observation, State
-from pydantic import Field
+from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
 
 MAX_CODE_BYTES = 256 * 1024
 LANGUAGES = ("triton", "cuda")
@@ -19,6 +20,39 @@ class KernelAction(Action):
 
     code: str = Field(..., description="Python source defining class ModelNew (Triton or load_inline CUDA)")
 
+    @field_validator("metadata")
+    @classmethod
+    def _small_metadata(cls, value: dict) -> dict:
+        """The server ignores an action's metadata, but a queued step holds it: a message of
+        millions of empty objects there held 435 MB a waiting step (red-team pass 47)."""
+        if not _within(value, MAX_METADATA_VALUES):
+            # not a ValueError: OpenEnv sends a validation error's context back as JSON, and an
+            # exception object there ended the session instead
+            raise PydanticCustomError(
+                "metadata_too_large", "metadata holds more than {limit} values; the server does "
+                "not read it (send {{}} or a few tags)", {"limit": MAX_METADATA_VALUES})
+        return value
+
+
+
+MAX_METADATA_VALUES = 256
+
+
+def _within(value, budget: int) -> bool:
+    """Whether value holds at most `budget` values (keys, items and leaves), counted without
+    walking past the budget."""
+    left = [budget]
+
+    def walk(v) -> bool:
+        left[0] -= 1
+        if left[0] < 0:
+            return False
+        if isinstance(v, dict):
+            return all(walk(k) and walk(x) for k, x in v.items())
+        if isinstance(v, (list, tuple)):
+            return all(walk(x) for x in v)
+        return True
+    return walk(value)
 
 
 def code_problem(code) -> str | None:

@@ -48,8 +48,11 @@ def create_kernel_app(config: Config | None = None):
     env_cls = type("KernelEnvironmentSession", (KernelEnvironment,), {"services": services})
     app = create_app(
         env_cls, KernelAction, KernelObservation, env_name="kernel_env", state_cls=KernelState,
+        # No idle reaper: it freed the slot of a connected WebSocket whose session went on
+        # playing, so the cap no longer held (red-team pass 47). A session lasts as long as its
+        # connection; a dropped one is found by the WebSocket's pings and frees its slot.
         concurrency_config=ConcurrencyConfig(max_concurrent_envs=config.max_sessions,
-                                             session_timeout=config.session_timeout_s),
+                                             session_timeout=None),
     )
 
     # OpenEnv's MCP routes: kernel_env has no MCP tools, and `openenv/session/create` over HTTP
@@ -72,7 +75,8 @@ def create_kernel_app(config: Config | None = None):
             return JSONResponse({"jsonrpc": "2.0", "id": request_id, "result": {"tools": []}})
         return JSONResponse({"jsonrpc": "2.0", "id": request_id, "error": {
             "code": -32601, "message": "kernel_env serves no MCP tools or sessions; play episodes "
-                                       "over the WebSocket (/ws) or /reset and /step"}})
+                                       "over the WebSocket (/ws: reset and step messages, as the "
+                                       "KernelEnv client does)"}})
 
     app.add_route("/mcp", mcp, methods=["POST"])
 
@@ -117,7 +121,23 @@ def main() -> None:
 
     print(f"kernel_env: evaluator={config.evaluator} tasks={config.tasks_source} ({config.tasks_dir}) "
           f"port={config.port} max_sessions={config.max_sessions}", file=sys.stderr, flush=True)
-    uvicorn.run(create_kernel_app(config), host="0.0.0.0", port=config.port, ws_max_size=16 * 1024 * 1024)
+    uvicorn.run(create_kernel_app(config), host="0.0.0.0", port=config.port,
+                ws_max_size=MAX_WS_MESSAGE_BYTES, log_config=_logging_to_stderr(uvicorn))
+
+
+# A step is at most 256 KiB of source: 1.5 MiB once JSON escapes every byte. A 16 MiB message of
+# empty objects cost the server 435 MB while it waited (red-team pass 47).
+MAX_WS_MESSAGE_BYTES = 2 * 1024 * 1024
+
+
+def _logging_to_stderr(uvicorn) -> dict:
+    """uvicorn's log configuration with its access log on stderr: stdout carries the JSON log
+    (server/eval_log.py), whose lines the access log's were found glued to."""
+    import copy
+
+    config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    config["handlers"]["access"]["stream"] = "ext://sys.stderr"
+    return config
 
 
 if __name__ == "__main__":

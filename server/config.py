@@ -43,23 +43,6 @@ class Config:
     spares: int = 2
     port: int = 8000
 
-    @property
-    def slots(self) -> int:
-        """Evaluations that can run at once: one per GPU, or the cpu worker count."""
-        return len(self.gpus) if self.evaluator == "gpu" else self.cpu_workers
-
-    @property
-    def max_step_seconds(self) -> float:
-        """The longest one evaluation may run: every stage at its limit, plus worker start-up."""
-        return sum(self.stage_timeouts.values()) + 120.0
-
-    @property
-    def session_timeout_s(self) -> float:
-        """Idle-session reaping horizon, above the longest a step can take even when it queues
-        behind every other session's evaluation, so a running step is never reaped."""
-        queue_depth = math.ceil(self.max_sessions / max(self.slots, 1)) + 1
-        return queue_depth * 2 * self.max_step_seconds
-
 
 def _int(env, name: str, default: int, low: int, high: int) -> int:
     raw = env.get(name)

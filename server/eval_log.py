@@ -18,7 +18,8 @@ class EvalLog:
     def write(self, **fields) -> None:
         line = json.dumps({"ts": round(time.time(), 3), **fields}, default=str)
         with self._lock:
-            print(line, file=self.stream, flush=True)
+            self.stream.write(line + "\n")  # one write: print's two let other lines in between
+            self.stream.flush()
             if self.path is not None:
                 with open(self.path, "a") as f:
                     f.write(line + "\n")

@@ -58,18 +58,20 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
                         "rewarded by speedup over eager PyTorch or by the roofline.")
 
     def reset(self, seed: Optional[int] = None, episode_id: Optional[str] = None,
-              task_id: Optional[str] = None, split: str = "train", language: str = "triton",
+              task_id: Optional[str] = None, split: Optional[str] = None, language: str = "triton",
               **kwargs: Any) -> KernelObservation:
         t0 = time.perf_counter()
         if kwargs:
             raise EpisodeError(f"unknown reset argument(s) {sorted(kwargs)}; valid: seed, "
                                "episode_id, task_id, split, language")
+        asked_split = split
+        split = "train" if split is None else split
         if split not in SPLITS:
             raise EpisodeError(f"unknown split {shown(split)}; valid: {', '.join(SPLITS)}")
         if language not in LANGUAGES:
             raise EpisodeError(f"unknown language {shown(language)}; valid: {', '.join(LANGUAGES)}")
-        if seed is not None and (type(seed) is not int or seed < 0):
-            raise EpisodeError(f"seed must be a non-negative integer, got {shown(seed)}")
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+            raise EpisodeError(f"seed must be an integer in [0, 2**63), got {shown(seed)}")
         if task_id is not None and type(task_id) is not str:
             raise EpisodeError(f"task_id must be a string like 'level1/19_ReLU', got {shown(task_id)}")
         if episode_id is not None and not _valid_episode_id(episode_id):
@@ -80,6 +82,10 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
             task = tasks.get(task_id) if task_id is not None else tasks.pick(split, seed, self._rng)
         except UnknownTask as exc:
             raise EpisodeError(str(exc)) from None
+        if task_id is not None and asked_split is not None and _split_of(tasks, task.task_id) != split:
+            # a trainer that asked for held-out tasks must not get a training one unawares
+            raise EpisodeError(f"task {task.task_id} is in the {_split_of(tasks, task.task_id)} "
+                               f"split, not {split}; leave split out when naming a task_id")
         cfg = self.services.config
         self._task = task
         self._state = KernelState(
@@ -100,7 +106,9 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
 
     def step(self, action: KernelAction, timeout_s: Optional[float] = None, **kwargs: Any) -> KernelObservation:
         if self._task is None:
-            raise EpisodeError("step called before reset; call reset() first to get a task")
+            raise EpisodeError("step called before reset; call reset() first to get a task (over "
+                               "HTTP every request gets a fresh environment: play episodes over "
+                               "the WebSocket /ws, as the KernelEnv client does)")
         if self._state.done:
             raise EpisodeError(f"the episode is done after {self._state.max_turns} turns; call "
                                "reset() to start a new one")

@@ -2,7 +2,8 @@
 
 A submission is at most 256 KiB of source (kernel_env.models), so no honest request body comes
 near MAX_BODY_BYTES; a bigger one was parsed and validated whole before any answer (200 MB took
-the server from 0.76 to 1.23 GB). WebSocket frames are capped by uvicorn (`ws_max_size`).
+the server from 0.76 to 1.23 GB). WebSocket frames are capped by uvicorn (`ws_max_size`, 2 MiB with
+`uv run server`).
 """
 
 from __future__ import annotations
@@ -75,22 +76,38 @@ class NoWebSocketMcp:
         if scope["type"] != "websocket":
             return await self.app(scope, receive, send)
 
+        async def error(message: str, code: str) -> None:
+            await send({"type": "websocket.send", "text": json.dumps({"type": "error", "data": {
+                "message": message, "code": code}})})
+
         async def filtered_receive():
             while True:
                 message = await receive()
-                if message["type"] != "websocket.receive" or not _is_mcp(message):
+                if message["type"] != "websocket.receive":
                     return message
-                await send({"type": "websocket.send", "text": json.dumps({"type": "error", "data": {
-                    "message": "kernel_env serves no MCP tools or sessions; play episodes with "
-                               "reset and step messages", "code": "UNKNOWN_TYPE"}})})
+                if message.get("text") is None:  # the loop reads text frames only: a binary
+                    try:  # one ended the session with the message 'text' (red-team pass 47)
+                        message = {"type": message["type"],
+                                   "text": (message.get("bytes") or b"").decode("utf-8")}
+                    except UnicodeDecodeError:
+                        await error("binary frame that is not UTF-8 text; send JSON messages as "
+                                    "text frames", "INVALID_JSON")
+                        continue
+                if _is_mcp(message):
+                    await error("kernel_env serves no MCP tools or sessions; play episodes with "
+                                "reset and step messages", "UNKNOWN_TYPE")
+                    continue
+                return message
 
         await self.app(scope, filtered_receive, send)
 
 
 def _is_mcp(message: dict) -> bool:
     text = message.get("text")
-    if text is None and message.get("bytes") is not None:
-        text = message["bytes"].decode("utf-8", "replace")
+    # Only a message that could spell "mcp" is parsed again (a step's 2 MiB was parsed twice);
+    # a \u escape can spell it too
+    if not text or ("mcp" not in text and "\\u" not in text):
+        return False
     try:
         parsed = json.loads(text) if text else None
     except ValueError:

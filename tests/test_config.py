@@ -32,11 +32,25 @@ def test_values_are_parsed():
     assert str(cfg.eval_log) == "/tmp/x.jsonl" and cfg.provenance == "cuda"
 
 
-def test_session_timeout_outlasts_the_longest_possible_step():
-    cfg = load_config({"KERNEL_ENV_MAX_SESSIONS": "64", "KERNEL_ENV_GPUS": "0",
-                       "KERNEL_ENV_EVALUATOR": "gpu"})
-    # A step may wait behind every other session's evaluation, then run its own.
-    assert cfg.session_timeout_s > cfg.max_sessions * cfg.max_step_seconds
+def test_sessions_are_not_reaped_while_connected(monkeypatch):
+    """OpenEnv's idle reaper freed the slot of a connected WebSocket whose session went on
+    playing, so the session cap no longer held (red-team pass 47): no reaper runs, and a
+    session lasts as long as its connection."""
+    import openenv.core.env_server.types as types
+
+    from server.app import create_kernel_app
+
+    made, real = [], types.ConcurrencyConfig
+
+    def recording(**kwargs):
+        made.append(kwargs)
+        return real(**kwargs)
+    monkeypatch.setattr(types, "ConcurrencyConfig", recording)
+    app = create_kernel_app(load_config({"KERNEL_ENV_EVALUATOR": "mock", "KERNEL_ENV_MAX_SESSIONS": "5"}))
+    try:
+        assert made == [{"max_concurrent_envs": 5, "session_timeout": None}]
+    finally:
+        app.state.services.evaluator.close()
 
 
 @pytest.mark.parametrize("var, value, named", [

@@ -56,7 +56,9 @@ def test_seed_picks_the_same_task_within_a_split(cpu_server):
     ({"split": "validation"}, "unknown split 'validation'; valid: train, eval"),
     ({"language": "rust"}, "unknown language 'rust'; valid: triton, cuda"),
     ({"task_id": 123}, "task_id must be a string like 'level1/19_ReLU', got 123"),
-    ({"seed": True}, "seed must be a non-negative integer"),
+    ({"seed": True}, r"seed must be an integer in \[0, 2\*\*63\)"),
+    ({"seed": 2**64}, r"seed must be an integer in \[0, 2\*\*63\), got 18446744073709551616"),
+    ({"task_id": "level1/19_ReLU", "split": "eval"}, "is in the train split, not eval; leave split out"),
     ({"episode_id": "E" * 100_000}, r"episode_id must be 1-128 characters.*\(100002 characters\)"),
     ({"episode_id": "a b\n"}, "episode_id must be"),
 ])
@@ -154,6 +156,38 @@ def test_non_text_code_over_the_raw_socket(cpu_server):
             assert "code" in json.dumps(reply["data"]["errors"])
             await ws.send(json.dumps({"type": "reset", "data": {"seed": 0}}))  # session survives
             assert json.loads(await ws.recv())["type"] == "observation"
+    asyncio.run(run())
+
+
+def test_malformed_websocket_frames_get_clear_errors_and_the_session_survives(cpu_server):
+    """Red-team pass 47: a binary frame ended the session with the message 'text'; metadata of
+    millions of empty objects held 435 MB while its step waited; an mcp type spelled with a
+    JSON escape is still an mcp message; a message past 2 MiB is not read."""
+    async def run():
+        url = cpu_server["url"].replace("http", "ws") + "/ws"
+        async with websockets.connect(url, max_size=None) as ws:
+            await ws.send(json.dumps({"type": "reset", "data": {"task_id": "level1/19_ReLU"}}).encode())
+            assert json.loads(await ws.recv())["type"] == "observation"  # UTF-8 bytes read as text
+            await ws.send(b"\xff\xfe not text")
+            reply = json.loads(await ws.recv())
+            assert reply["type"] == "error" and "not UTF-8 text" in reply["data"]["message"]
+            await ws.send(json.dumps({"type": "step", "data": {"code": "x = 1",
+                                                               "metadata": {"tags": [{}] * 300}}}))
+            reply = json.loads(await ws.recv())
+            assert reply["type"] == "error" and "metadata holds more than 256 values" in json.dumps(reply)
+            await ws.send('{"type": "\\u006dcp", "data": {"jsonrpc": "2.0", "id": 1, '
+                          '"method": "openenv/session/close", "params": {}}}')
+            reply = json.loads(await ws.recv())
+            assert reply["type"] == "error" and "no MCP" in reply["data"]["message"]
+            await ws.send(json.dumps({"type": "reset", "data": {"seed": 0}}))  # session survives
+            observation = json.loads(await ws.recv())
+            assert observation["type"] == "observation"
+            assert observation["data"]["observation"]["turn"] == 0
+        async with websockets.connect(url, max_size=None) as ws:
+            await ws.send(json.dumps({"type": "step", "data": {"code": "#" * (3 << 20)}}))
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd.code == 1009  # message too big
     asyncio.run(run())
 
 
@@ -297,3 +331,25 @@ def test_feedback_quoting_a_lone_surrogate_reaches_the_client(cpu_server):
         obs = env.step(KernelAction(code=code)).observation
     assert obs.error_class == "runtime_error" and obs.turn == 1
     assert "bad \\ud800 text" in obs.feedback
+
+
+def test_each_log_record_is_one_write(tmp_path):
+    """print() wrote a record and its newline in two calls, and uvicorn's access log lines were
+    found glued between them on stdout (red-team pass 47)."""
+    from server.eval_log import EvalLog
+
+    class Recording:
+        def __init__(self):
+            self.writes = []
+
+        def write(self, text):
+            self.writes.append(text)
+
+        def flush(self):
+            pass
+
+    stream = Recording()
+    EvalLog(tmp_path / "log.jsonl", stream=stream).write(event="reset", task="level1/19_ReLU")
+    assert len(stream.writes) == 1 and stream.writes[0].endswith("}\n")
+    assert json.loads(stream.writes[0])["task"] == "level1/19_ReLU"
+    assert (tmp_path / "log.jsonl").read_text() == stream.writes[0]

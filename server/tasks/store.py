@@ -22,7 +22,10 @@ _LEVEL_DIR = re.compile(r"^level[123]$")
 
 def shown(value) -> str:
     """A client's bad value in an error message, never more than a line of it."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's 4300-digit limit for its text
+        return f"an integer of {value.bit_length()} bits"
     return text if len(text) <= 80 else text[:60] + f"... ({len(text)} characters)"
 
 
