@@ -9,6 +9,7 @@ from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
 MAX_CODE_BYTES = 256 * 1024
+MAX_METADATA_VALUES = 256  # an action's metadata (keys, items and leaves): the server ignores it
 LANGUAGES = ("triton", "cuda")
 
 # observation.stage values, in pipeline order (see server/evaluation/stages.py).
@@ -32,10 +33,6 @@ class KernelAction(Action):
                 "metadata_too_large", "metadata holds more than {limit} values; the server does "
                 "not read it (send {{}} or a few tags)", {"limit": MAX_METADATA_VALUES})
         return value
-
-
-
-MAX_METADATA_VALUES = 256
 
 
 def _within(value, budget: int) -> bool:

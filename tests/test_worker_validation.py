@@ -9,7 +9,7 @@ import pytest
 torch = pytest.importorskip("torch")  # the seed: these run on a CPU-only PyTorch, skip without one
 
 from server.evaluation.correctness import check_deterministic, check_inputs_unchanged, check_output, tolerances
-from server.evaluation.inputs import correctness_trials, describe_extra_inputs, trial_count
+from server.evaluation.inputs import correctness_trials, describe_extra_inputs, generate, trial_count
 from server.evaluation.stages import StageFailure
 
 SOFTMAX, FROBENIUS, RELU = "level1/23_Softmax", "level1/37_FrobeniusNorm_", "level1/19_ReLU"
@@ -182,6 +182,51 @@ def test_special_tasks_get_their_extra_trials(task_id, labels):
         assert scaled.min() < -10 and scaled.max() > 10 and scaled.abs().max() <= 100
     for trial in trials:  # made again from their seed: the same values
         assert all(torch.equal(a, b) for a, b in zip(trial.inputs, trial.regenerate()))
+
+
+def test_a_task_without_a_family_gets_its_own_inputs_with_random_signs_where_the_profile_allows():
+    """Every other task's inputs come from torch.rand, in [0, 1): a GEMM+ReLU that skipped the
+    columns its weights kept below zero for such inputs passed every trial (red-team pass 48).
+    The profile's `signed_trial` adds the task's own values with random signs, checked with the
+    cancelling tolerance (signed sums cancel), made again exactly from the seed."""
+    task = "level2/76_Gemm_Add_ReLU"
+    plain = list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, task))
+    assert len(plain) == 5 == trial_count(5, task)
+    trials = list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, task, signed=True))
+    assert len(trials) == 6 == trial_count(5, task, signed=True)
+    signed = trials[-1]
+    assert signed.label == "the task's own inputs with random signs" and signed.cancelling
+    x = signed.inputs[0]
+    assert x.min() < 0 < x.max() and x.abs().max() < 1
+    same_seed = generate(make_inputs, torch.device("cpu"), 1000)[0]
+    assert torch.equal(x.abs(), same_seed) and 0.2 < float((x < 0).float().mean()) < 0.8
+    assert torch.equal(x, signed.regenerate()[0])
+    assert "random signs" in describe_extra_inputs(task)
+    # a family keeps its own trials; an insensitive task its scaled ones
+    assert [t.label for t in correctness_trials(make_inputs, torch.device("cpu"), 0, 5, RELU,
+                                                signed=True)][5:] == ["signed inputs in [-32, 32]",
+                                                                      "all-zero inputs"]
+    assert "scaled" in list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, task,
+                                               insensitive=True, signed=True))[-1].label
+
+
+def test_the_profile_gives_the_signed_trial_only_where_the_reference_is_finite_and_stable():
+    from server.evaluation.pipeline import _signed_trial_usable
+    from server.evaluation.protocol import EvalRequest
+
+    def request(task_id):
+        return EvalRequest(code="", reference_source="", task_id=task_id)
+
+    class Log(torch.nn.Module):  # NaN on negative inputs: no kernel can be asked to match it
+        def forward(self, x):
+            return torch.log(x)
+    cpu = torch.device("cpu")
+    with torch.no_grad():  # as the profile runs it
+        assert _signed_trial_usable(request("level2/76_Gemm_Add_ReLU"), make_inputs, torch.nn.Linear(8, 4), cpu)
+        assert not _signed_trial_usable(request("level2/76_Gemm_Add_ReLU"), make_inputs, Log(), cpu)
+        assert not _signed_trial_usable(request(RELU), make_inputs, torch.nn.ReLU(), cpu)  # its family's
+        assert not _signed_trial_usable(request("level2/76_Gemm_Add_ReLU"),
+                                        lambda: [torch.randint(0, 4, (4, 8))], torch.nn.Identity(), cpu)
 
 
 def test_sparse_inputs_are_mostly_zero_and_signed():

@@ -349,8 +349,8 @@ def _tensor_exit(arg) -> str | None:
     name = getattr(arg, "__name__", None)
     if name not in _UNATTENDED_EXITS:
         return None
-    owner = getattr(arg, "__self__", None)
-    if isinstance(owner, torch.Tensor) or getattr(arg, "__objclass__", None) is torch._C.TensorBase:
+    owner = getattr(arg, "__self__", None)  # by exact type, as in _holds_tensor_elements
+    if issubclass(type(owner), torch.Tensor) or getattr(arg, "__objclass__", None) is torch._C.TensorBase:
         return name
     return None
 

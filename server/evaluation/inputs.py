@@ -178,7 +178,9 @@ def describe_extra_inputs(task_id: str | None) -> str:
     spiked = (f"; the last random trial and the timed calls {SPIKED_LABEL} (the task's own "
               "values elsewhere)" if family in SPIKED_FAMILIES else "")
     if family not in EXTRA_TRIALS:
-        return "none beyond the task's own get_inputs() (fresh random seeds per trial)" + spiked
+        return ("the task's own get_inputs() (fresh random seeds per trial), and once the same "
+                "values with random signs wherever the reference computes those finitely and "
+                "stably: do not rely on non-negative inputs" + spiked)
     return (", ".join(label for label, _ in EXTRA_TRIALS[family]) + " (same shapes as get_inputs())"
             + spiked)
 
@@ -214,10 +216,13 @@ def seed_torch(seed: int, device: torch.device | None = None) -> None:
 
 
 def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
-                       task_id: str | None, insensitive: bool = False) -> Iterator[Trial]:
+                       task_id: str | None, insensitive: bool = False,
+                       signed: bool = False) -> Iterator[Trial]:
     """n trials from the task's generator plus the task family's extra inputs (or, for a task
-    whose output barely depends on its own inputs, signed scaled ones), made one at a time so
-    that full-size tasks (6 GiB per tensor) hold one trial's inputs at once."""
+    whose output barely depends on its own inputs, signed scaled ones; or, where the profile
+    found the reference stable on them, the task's own inputs with random signs: `signed`),
+    made one at a time so that full-size tasks (6 GiB per tensor) hold one trial's inputs at
+    once."""
     spiked = spiked_task(task_id)
     for k in range(n):
         if spiked and k == n - 1:
@@ -226,7 +231,11 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
             continue
         again = functools.partial(generate, get_inputs, device, seed + k)
         yield Trial(f"random inputs #{k + 1}", again(), again)
-    for label, make in _extra_trials(task_id, insensitive):
+    for label, make in _extra_trials(task_id, insensitive, signed):
+        if make is None:  # SIGNED_TRIAL: the task's own values, with random signs
+            again = functools.partial(signed_own_inputs, get_inputs, device, seed + 1000)
+            yield Trial(label, again(), again, cancelling=True)
+            continue
         again = functools.partial(_extra_inputs, get_inputs, device, seed + 1000, make)
         yield Trial(label, again(), again, cancelling=make is _signed_scaled)
 
@@ -252,8 +261,31 @@ def insensitive_trial_inputs(get_inputs, device: torch.device, seed: int) -> lis
     return _extra_inputs(get_inputs, device, seed, INSENSITIVE_TRIALS[0][1])
 
 
-def _extra_trials(task_id: str | None, insensitive: bool) -> list:
-    return EXTRA_TRIALS.get(task_family(task_id), INSENSITIVE_TRIALS if insensitive else [])
+# Every other task's inputs come from torch.rand, in [0, 1): a kernel relying on that passed
+# every trial while wrong on signed inputs (red-team pass 48: a GEMM+ReLU that skipped the
+# output columns its weights made dead for non-negative inputs, 17 % of the work; a max
+# reduction started at 0; a bf16 matmul whose rounding never cancelled). One trial gives the
+# task's own values random signs, where the profile found the reference finite and stable on
+# them (`signed_trial`); sums then cancel, so its tolerance grows with the output's scale.
+SIGNED_TRIAL = ("the task's own inputs with random signs", None)
+
+
+def signed_own_inputs(get_inputs, device: torch.device, seed: int) -> list:
+    """The task's inputs from `seed`, each floating tensor's elements negated at random."""
+    inputs = generate(get_inputs, device, seed)
+    seed_torch(seed ^ 0x2545F491)
+    for x in inputs:
+        if torch.is_tensor(x) and x.is_floating_point() and x.numel():
+            x.mul_(torch.empty_like(x).bernoulli_(0.5).mul_(2).sub_(1))
+    _unseed()
+    return inputs
+
+
+def _extra_trials(task_id: str | None, insensitive: bool, signed: bool = False) -> list:
+    family = EXTRA_TRIALS.get(task_family(task_id))
+    if family is not None:
+        return family
+    return INSENSITIVE_TRIALS if insensitive else [SIGNED_TRIAL] if signed else []
 
 
 def _spiked_inputs(get_inputs, device: torch.device, seed: int, task_id: str | None) -> list:
@@ -297,5 +329,5 @@ def replayable(get_inputs, device: torch.device, seed: int) -> bool:
         if torch.is_tensor(a) else a == b for a, b in zip(first, second))
 
 
-def trial_count(n: int, task_id: str | None, insensitive: bool = False) -> int:
-    return n + len(_extra_trials(task_id, insensitive))
+def trial_count(n: int, task_id: str | None, insensitive: bool = False, signed: bool = False) -> int:
+    return n + len(_extra_trials(task_id, insensitive, signed))

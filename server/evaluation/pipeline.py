@@ -29,8 +29,9 @@ from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
 from .input_placement import InputPlacer
 from .interpreter_bounds import KernelMemoryError
-from .inputs import (correctness_trials, generate, insensitive_trial_inputs, replayable, seed_torch,
-                     signed_scaled, spiked_task, task_family, trial_count)
+from .inputs import (EXTRA_TRIALS, correctness_trials, generate, insensitive_trial_inputs, replayable,
+                     seed_torch, signed_own_inputs, signed_scaled, spiked_task, task_family,
+                     trial_count)
 from .loading import (build_models, candidate_path, load_candidate, load_reference,
                       reference_model)
 from .protocol import EvalRequest, EvalResult
@@ -93,6 +94,8 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
                 timing.median_ms,
                 perturbation.perturbable(inputs), lambda: _perturbation_visible(req, model, inputs))
             profile["insensitive"] = _insensitive(req, reference.get_inputs, model, device)
+            profile["signed_trial"] = (not profile["insensitive"]
+                                       and _signed_trial_usable(req, reference.get_inputs, model, device))
             profile["row_inputs"] = separable_rows(model, inputs, req.atol, req.rtol)
             profile["unstable"] = _instability(req, model, inputs)
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
@@ -203,6 +206,33 @@ def _insensitive(req: EvalRequest, get_inputs, model, device: torch.device) -> b
     return scaled is not None and len(scaled) == len(first) and all(
         s.shape == a.shape and bool(torch.isfinite(s).all())
         and not torch.allclose(s, a, atol=req.atol, rtol=req.rtol) for s, a in zip(scaled, first))
+
+
+def _signed_trial_usable(req: EvalRequest, get_inputs, model, device: torch.device) -> bool:
+    """Whether the task's trials add its own inputs with random signs (inputs.SIGNED_TRIAL): a
+    task with no family trials of its own, with a floating input to sign, on which the reference's
+    output is finite and its float32 output within that trial's tolerance of its float64 one (a
+    kernel cannot be asked to match an overflow, a NaN of a logarithm, or the reference's own
+    rounding where signed sums cancel). Where float64 cannot run, no trial: no verdict."""
+    if task_family(req.task_id) in EXTRA_TRIALS:  # statistics tasks have none: they get it
+        return False
+    try:
+        inputs = signed_own_inputs(get_inputs, device, req.input_seed + TIMING_SEED_OFFSET + 3)
+        if not any(torch.is_tensor(x) and x.is_floating_point() and x.numel() for x in inputs):
+            return False
+        outs = as_tensors(model(*inputs), "reference")
+        if not all(bool(torch.isfinite(o).all()) for o in outs if o.is_floating_point()):
+            return False
+        exact = copy.deepcopy(model).double()
+        wide = [x.double() if torch.is_tensor(x) and x.is_floating_point() else x for x in inputs]
+        precise = as_tensors(exact(*wide), "reference")
+        cast = [p.to(o.dtype) if o.is_floating_point() else o for o, p in zip(outs, precise)]
+        del exact, wide, precise, inputs
+        check_output(outs, cast, atol=req.atol, rtol=req.rtol, task_id=req.task_id,
+                     label="the reference against itself in float64", cancelling=True)
+    except Exception:  # noqa: BLE001 - unstable, or no float64 version: no such trial
+        return False
+    return True
 
 
 def _perturbation_visible(req: EvalRequest, model, inputs: list) -> bool:
@@ -692,11 +722,11 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
     and dtypes, which every timed call must return too."""
     ref = _ReferenceSide(reference_side.model, reference_side.state, with_float64=device.type == "cpu")
     replay = profile["replayable"]
-    insensitive = bool(profile.get("insensitive"))
-    result.trials_total = trial_count(req.trials, req.task_id, insensitive)
+    insensitive, signed = bool(profile.get("insensitive")), bool(profile.get("signed_trial"))
+    result.trials_total = trial_count(req.trials, req.task_id, insensitive, signed)
     worst = 0.0
     trials = correctness_trials(reference.get_inputs, device, req.input_seed, req.trials, req.task_id,
-                                insensitive)
+                                insensitive, signed)
     k = -1
     # not enumerate(): it keeps the last trial (and its inputs) alive until the next is made
     while (trial := next(trials, None)) is not None:
