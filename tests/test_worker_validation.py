@@ -195,11 +195,12 @@ def test_a_task_without_a_family_gets_its_own_inputs_with_random_signs_where_the
     trials = list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, task, signed=True))
     assert len(trials) == 6 == trial_count(5, task, signed=True)
     signed = trials[-1]
-    assert signed.label == "the task's own inputs with random signs" and signed.cancelling
+    assert signed.label == "the task's own inputs with random signs, 4x their size"
+    assert signed.cancelling
     x = signed.inputs[0]
-    assert x.min() < 0 < x.max() and x.abs().max() < 1
+    assert x.min() < 0 < x.max() and x.abs().max() < 4
     same_seed = generate(make_inputs, torch.device("cpu"), 1000)[0]
-    assert torch.equal(x.abs(), same_seed) and 0.2 < float((x < 0).float().mean()) < 0.8
+    assert torch.equal(x.abs(), 4 * same_seed) and 0.2 < float((x < 0).float().mean()) < 0.8
     assert torch.equal(x, signed.regenerate()[0])
     assert "random signs" in describe_extra_inputs(task)
     # a family keeps its own trials; an insensitive task its scaled ones

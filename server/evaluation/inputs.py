@@ -179,8 +179,9 @@ def describe_extra_inputs(task_id: str | None) -> str:
               "values elsewhere)" if family in SPIKED_FAMILIES else "")
     if family not in EXTRA_TRIALS:
         return ("the task's own get_inputs() (fresh random seeds per trial), and once the same "
-                "values with random signs wherever the reference computes those finitely and "
-                "stably: do not rely on non-negative inputs" + spiked)
+                f"values with random signs and {SIGNED_SCALE:g}x their size wherever the "
+                "reference computes those finitely and stably: do not rely on the generator's "
+                "range" + spiked)
     return (", ".join(label for label, _ in EXTRA_TRIALS[family]) + " (same shapes as get_inputs())"
             + spiked)
 
@@ -265,18 +266,22 @@ def insensitive_trial_inputs(get_inputs, device: torch.device, seed: int) -> lis
 # every trial while wrong on signed inputs (red-team pass 48: a GEMM+ReLU that skipped the
 # output columns its weights made dead for non-negative inputs, 17 % of the work; a max
 # reduction started at 0; a bf16 matmul whose rounding never cancelled). One trial gives the
-# task's own values random signs, where the profile found the reference finite and stable on
-# them (`signed_trial`); sums then cancel, so its tolerance grows with the output's scale.
-SIGNED_TRIAL = ("the task's own inputs with random signs", None)
+# task's own values random signs and SIGNED_SCALE times their size, where the profile found
+# the reference finite and stable on them (`signed_trial`); sums then cancel, so its tolerance
+# grows with the output's scale. (Signs alone woke too few of those dead columns: a third of
+# the draws through the server found none wrong.)
+SIGNED_SCALE = 4.0
+SIGNED_TRIAL = (f"the task's own inputs with random signs, {SIGNED_SCALE:g}x their size", None)
 
 
 def signed_own_inputs(get_inputs, device: torch.device, seed: int) -> list:
-    """The task's inputs from `seed`, each floating tensor's elements negated at random."""
+    """The task's inputs from `seed`, each floating tensor's elements negated at random and
+    scaled by SIGNED_SCALE."""
     inputs = generate(get_inputs, device, seed)
     seed_torch(seed ^ 0x2545F491)
     for x in inputs:
         if torch.is_tensor(x) and x.is_floating_point() and x.numel():
-            x.mul_(torch.empty_like(x).bernoulli_(0.5).mul_(2).sub_(1))
+            x.mul_(torch.empty_like(x).bernoulli_(0.5).mul_(2 * SIGNED_SCALE).sub_(SIGNED_SCALE))
     _unseed()
     return inputs
 
