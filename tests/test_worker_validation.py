@@ -157,7 +157,7 @@ def make_inputs():
 
 @pytest.mark.parametrize("task_id, labels", [
     (RELU, ["signed inputs in [-32, 32]", "all-zero inputs"]),
-    (SOFTMAX, ["constant inputs", "row-dependent peaked inputs"]),
+    (SOFTMAX, ["constant inputs", "row-dependent peaked inputs", "rows shifted by 100 to 160"]),
     (FROBENIUS, ["constant inputs", "signed, scaled inputs", "sparse signed inputs"]),
     ("level1/1_Square_matrix_multiplication_", []),
 ])
@@ -177,6 +177,9 @@ def test_special_tasks_get_their_extra_trials(task_id, labels):
         peaked = by_label["row-dependent peaked inputs"]
         assert len(set(peaked.argmax(dim=1).tolist())) > 1  # peaks move between rows
         assert (by_label["constant inputs"] == 0.75).all()
+        shifted = by_label["rows shifted by 100 to 160"]
+        assert shifted.min() >= 100 and shifted.max() < 161  # exp overflows past 88.7
+        assert len(set(shifted.floor().div(10).amin(dim=1).tolist())) > 1  # shifts differ by row
     if task_id == FROBENIUS:
         scaled = by_label["signed, scaled inputs"]
         assert scaled.min() < -10 and scaled.max() > 10 and scaled.abs().max() <= 100

@@ -75,6 +75,15 @@ def _row_peaked(x: torch.Tensor, _: int) -> torch.Tensor:
     return out.reshape(x.shape)
 
 
+def _row_shifted(x: torch.Tensor, _: int) -> torch.Tensor:
+    """[0, 1) values shifted by 100 to 160 per row (softmax is the same after a shift): a softmax
+    that does not subtract its row's maximum overflows exp (float32's ends at 88.7) to inf and
+    NaN. The other trials stop at 20, where that bug passed (red-team pass 48)."""
+    rows = x.reshape(-1, x.shape[-1]) if x.dim() > 1 else x.reshape(1, -1)
+    shift = 100.0 + 10.0 * (torch.arange(rows.shape[0], device=x.device, dtype=x.dtype) % 7)
+    return torch.rand_like(rows).add_(shift[:, None]).reshape(x.shape)
+
+
 def _signed_scaled(x: torch.Tensor, i: int) -> torch.Tensor:
     scale = 100.0 * (i + 1)
     return torch.empty_like(x).uniform_(-scale, scale)
@@ -154,7 +163,8 @@ def spiked_task(task_id: str | None) -> bool:
 EXTRA_TRIALS = {
     # task set -> [(label, how each floating input is replaced)]
     "activation": [("signed inputs in [-32, 32]", _signed), ("all-zero inputs", _zeros)],
-    "softmax": [("constant inputs", _constant), ("row-dependent peaked inputs", _row_peaked)],
+    "softmax": [("constant inputs", _constant), ("row-dependent peaked inputs", _row_peaked),
+                ("rows shifted by 100 to 160", _row_shifted)],
     "frobenius": [("constant inputs", _constant), ("signed, scaled inputs", _signed_scaled),
                   ("sparse signed inputs", _sparse)],
 }
