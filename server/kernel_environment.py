@@ -82,15 +82,18 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
             task = tasks.get(task_id) if task_id is not None else tasks.pick(split, seed, self._rng)
         except UnknownTask as exc:
             raise EpisodeError(str(exc)) from None
-        if task_id is not None and asked_split is not None and _split_of(tasks, task.task_id) != split:
-            # a trainer that asked for held-out tasks must not get a training one unawares
-            raise EpisodeError(f"task {task.task_id} is in the {_split_of(tasks, task.task_id)} "
-                               f"split, not {split}; leave split out when naming a task_id")
+        if task_id is not None:
+            named_split = _split_of(tasks, task.task_id)
+            if asked_split is not None and named_split != split:
+                # a trainer that asked for held-out tasks must not get a training one unawares
+                raise EpisodeError(f"task {task.task_id} is in the {named_split} split, not "
+                                   f"{split}; leave split out when naming a task_id")
+            split = named_split
         cfg = self.services.config
         self._task = task
         self._state = KernelState(
             episode_id=episode_id or uuid.uuid4().hex, step_count=0, task_id=task.task_id,
-            split=split if not task_id else _split_of(tasks, task.task_id), language=language,
+            split=split, language=language,
             turn=0, max_turns=cfg.max_turns,
         )
         self._source = task.source()

@@ -242,13 +242,9 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
             continue
         again = functools.partial(generate, get_inputs, device, seed + k)
         yield Trial(f"random inputs #{k + 1}", again(), again)
-    for label, make in _extra_trials(task_id, insensitive, signed):
-        if make is None:  # SIGNED_TRIAL: the task's own values, with random signs
-            again = functools.partial(signed_own_inputs, get_inputs, device, seed + 1000)
-            yield Trial(label, again(), again, cancelling=True)
-            continue
-        again = functools.partial(_extra_inputs, get_inputs, device, seed + 1000, make)
-        yield Trial(label, again(), again, cancelling=make is _signed_scaled)
+    for label, inputs_from, cancelling in _extra_trials(task_id, insensitive, signed):
+        again = functools.partial(inputs_from, get_inputs, device, seed + 1000)
+        yield Trial(label, again(), again, cancelling=cancelling)
 
 
 # A task whose outputs barely depend on its own inputs (the profile finds it): one output made
@@ -281,7 +277,7 @@ def insensitive_trial_inputs(get_inputs, device: torch.device, seed: int) -> lis
 # grows with the output's scale. (Signs alone woke too few of those dead columns: a third of
 # the draws through the server found none wrong.)
 SIGNED_SCALE = 4.0
-SIGNED_TRIAL = (f"the task's own inputs with random signs, {SIGNED_SCALE:g}x their size", None)
+SIGNED_LABEL = f"the task's own inputs with random signs, {SIGNED_SCALE:g}x their size"
 
 
 def signed_own_inputs(get_inputs, device: torch.device, seed: int) -> list:
@@ -297,10 +293,13 @@ def signed_own_inputs(get_inputs, device: torch.device, seed: int) -> list:
 
 
 def _extra_trials(task_id: str | None, insensitive: bool, signed: bool = False) -> list:
+    """(label, how its inputs are made from (get_inputs, device, seed), cancelling) per extra
+    trial: the family's, else an insensitive task's, else the random-sign one where allowed."""
     family = EXTRA_TRIALS.get(task_family(task_id))
-    if family is not None:
-        return family
-    return INSENSITIVE_TRIALS if insensitive else [SIGNED_TRIAL] if signed else []
+    if family is None and not insensitive:
+        return [(SIGNED_LABEL, signed_own_inputs, True)] if signed else []
+    return [(label, functools.partial(_extra_inputs, make=make), make is _signed_scaled)
+            for label, make in (family if family is not None else INSENSITIVE_TRIALS)]
 
 
 def _spiked_inputs(get_inputs, device: torch.device, seed: int, task_id: str | None) -> list:

@@ -209,7 +209,7 @@ def _insensitive(req: EvalRequest, get_inputs, model, device: torch.device) -> b
 
 
 def _signed_trial_usable(req: EvalRequest, get_inputs, model, device: torch.device) -> bool:
-    """Whether the task's trials add its own inputs with random signs (inputs.SIGNED_TRIAL): a
+    """Whether the task's trials add its own inputs with random signs (inputs.SIGNED_LABEL): a
     task with no family trials of its own, with a floating input to sign, on which the reference's
     output is finite and its float32 output within that trial's tolerance of its float64 one (a
     kernel cannot be asked to match an overflow, a NaN of a logarithm, or the reference's own
@@ -220,19 +220,9 @@ def _signed_trial_usable(req: EvalRequest, get_inputs, model, device: torch.devi
         inputs = signed_own_inputs(get_inputs, device, req.input_seed + TIMING_SEED_OFFSET + 3)
         if not any(torch.is_tensor(x) and x.is_floating_point() and x.numel() for x in inputs):
             return False
-        outs = as_tensors(model(*inputs), "reference")
-        if not all(bool(torch.isfinite(o).all()) for o in outs if o.is_floating_point()):
-            return False
-        exact = copy.deepcopy(model).double()
-        wide = [x.double() if torch.is_tensor(x) and x.is_floating_point() else x for x in inputs]
-        precise = as_tensors(exact(*wide), "reference")
-        cast = [p.to(o.dtype) if o.is_floating_point() else o for o, p in zip(outs, precise)]
-        del exact, wide, precise, inputs
-        check_output(outs, cast, atol=req.atol, rtol=req.rtol, task_id=req.task_id,
-                     label="the reference against itself in float64", cancelling=True)
-    except Exception:  # noqa: BLE001 - unstable, or no float64 version: no such trial
+        return _float64_miss(req, model, inputs, cancelling=True, finite=True) is None
+    except Exception:  # noqa: BLE001 - no float64 version: no such trial
         return False
-    return True
 
 
 def _perturbation_visible(req: EvalRequest, model, inputs: list) -> bool:
@@ -257,18 +247,29 @@ def _instability(req: EvalRequest, model, inputs: list) -> str | None:
     ResNet101's and MobileNetV2's depth carry past the tolerance (kb_sweep). No kernel but one
     following the reference's own rounding passes such a task reliably; each step says so."""
     try:
-        exact = copy.deepcopy(model).double()
-        wide = [x.double() if torch.is_tensor(x) and x.is_floating_point() else x for x in inputs]
-        precise = as_tensors(exact(*wide), "reference")
-        outs = as_tensors(model(*inputs), "reference")
-        cast = [p.to(o.dtype) if o.is_floating_point() else o for o, p in zip(outs, precise)]
-        del exact, wide, precise
-        check_output(outs, cast, atol=req.atol, rtol=req.rtol, task_id=req.task_id,
-                     label="the reference against itself in float64")
-    except StageFailure as failure:
-        return failure.feedback
+        return _float64_miss(req, model, inputs)
     except Exception:  # noqa: BLE001 - no float64 version (an op without one): no verdict
         return None
+
+
+def _float64_miss(req: EvalRequest, model, inputs: list, cancelling: bool = False,
+                  finite: bool = False) -> str | None:
+    """The comparison's message where the reference's float32 output misses its float64 one
+    beyond the tolerance (or, with `finite`, is not finite), else None; raises where the model
+    has no float64 version."""
+    outs = as_tensors(model(*inputs), "reference")
+    if finite and not all(bool(torch.isfinite(o).all()) for o in outs if o.is_floating_point()):
+        return "the reference's output is not finite"
+    exact = copy.deepcopy(model).double()
+    wide = [x.double() if torch.is_tensor(x) and x.is_floating_point() else x for x in inputs]
+    precise = as_tensors(exact(*wide), "reference")
+    cast = [p.to(o.dtype) if o.is_floating_point() else o for o, p in zip(outs, precise)]
+    del exact, wide, precise
+    try:
+        check_output(outs, cast, atol=req.atol, rtol=req.rtol, task_id=req.task_id,
+                     label="the reference against itself in float64", cancelling=cancelling)
+    except StageFailure as failure:
+        return failure.feedback
     return None
 
 
