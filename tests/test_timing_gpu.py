@@ -111,7 +111,9 @@ def test_the_lead_follows_the_calls_host_time_within_its_bounds():
     quick = timing.time_forward(lambda: x.add(1), DEVICE)
     slow = timing.time_forward(lambda: forward(0.3e-3), DEVICE)
     slowest = timing.time_forward(lambda: forward(5e-3), DEVICE)
-    assert quick.lead_ms == pytest.approx(timing.LEAD_S * 1e3), quick
+    # A bare add's host time is tens of µs: the lead stays at or near its floor (0.12 ms seen on
+    # a slower H200 host, whose median call took 60 µs), well under the 0.3 ms call's.
+    assert timing.LEAD_S * 1e3 <= quick.lead_ms < 0.3 < slow.lead_ms, (quick, slow)
     assert 0.6 <= slow.lead_ms <= 0.8 and slow.median_ms < 0.05, slow  # the host time overlapped
     assert slowest.lead_ms == pytest.approx(timing.LEAD_MAX_S * 1e3), slowest
 
