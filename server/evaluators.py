@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 
+from server.evaluation.children import STARTUP_LIMIT_S
 from server.evaluation.protocol import EvalRequest, EvalResult
 from server.pool import WorkerPool
 
@@ -53,7 +54,10 @@ class WorkerEvaluator(Evaluator):
         super().__init__(**kwargs)
         self.name = "gpu" if devices[0].startswith("cuda") else "cpu"
         limits = self.defaults.get("stage_timeouts") or EvalRequest("", "").stage_timeouts
-        self.pool = WorkerPool(devices, step_timeout_s or 2 * sum(limits.values()) + 120, spares)
+        # a step's two processes (the reference's profile, the candidate's): each starts, then
+        # runs its stages under their limits
+        bound = 2 * (STARTUP_LIMIT_S + sum(limits.values())) + 120
+        self.pool = WorkerPool(devices, step_timeout_s or bound, spares)
 
     def start(self) -> None:
         self.pool.start()

@@ -630,9 +630,60 @@ def test_a_spare_that_died_before_its_job_is_reported_not_hung():
     os.kill(spare.pid, 9)
     time.sleep(0.2)
     spare.send({"kind": "candidate", "request": {}})  # a broken pipe: no exception
-    outcome = spare.watch("compile", LIMITS, 4.0)
+    outcome = spare.watch(LIMITS, 4.0)
     cls, _ = describe_death(outcome, LIMITS)
     assert outcome.payload is None and cls == "out_of_memory"  # SIGKILL reads as the OOM killer
+    assert outcome.stage == children.STARTUP  # before its job: the worker host's failure (below)
+
+
+SLOW_START_SCRIPT = """
+import json, sys, time
+from server.evaluation import children, pipeline, worker
+from server.evaluation.protocol import EvalRequest
+
+real_prewarm = pipeline.prewarm
+def slow_prewarm(dev):  # a loaded host: the spare's warm-up outlasts the static check's limit
+    time.sleep(float(sys.argv[3]))
+    real_prewarm(dev)
+pipeline.prewarm = slow_prewarm
+children.STARTUP_LIMIT_S = float(sys.argv[4])
+host = worker.Host("cpu", spares=1)
+req = EvalRequest(code=open(sys.argv[1]).read(), reference_source=open(sys.argv[2]).read(),
+                  task_id="level1/19_ReLU", stage_timeouts={"static_check": 1.0, "compile": 30,
+                  "correctness": 60, "timing": 60})
+first = host.handle(req)
+print(json.dumps({"stage": first.stage, "error_class": first.error_class, "feedback": first.feedback}))
+host.close()
+"""
+
+
+def _slow_start(warm_up_s: float, startup_limit_s: float) -> dict:
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import KERNELS, ROOT
+
+    done = subprocess.run([sys.executable, "-c", SLOW_START_SCRIPT, str(KERNELS / "legit" / "relu.py"),
+                           str(BUNDLED / "level1" / "19_ReLU.py"), str(warm_up_s), str(startup_limit_s)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, TRITON_INTERPRET="1"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_spares_slow_warm_up_is_not_charged_to_the_steps_static_check():
+    """Under load (2 cores shared with other evaluations) a spare's warm-up outlasted the static
+    check's limit and an honest step failed `static_check` with a timeout: the job's stages are
+    timed from when the child begins them."""
+    out = _slow_start(warm_up_s=3.0, startup_limit_s=120.0)
+    assert out["stage"] == "scored", out
+
+
+def test_a_spare_that_never_finishes_starting_is_the_evaluators_failure():
+    out = _slow_start(warm_up_s=5.0, startup_limit_s=1.0)
+    assert out["stage"] == "static_check" and out["error_class"] == "internal_error", out
+    assert "failed to start" in out["feedback"] and "startup" in out["feedback"], out
 
 
 def test_a_stopped_worker_host_leaves_no_scratch_folder():

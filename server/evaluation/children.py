@@ -214,15 +214,18 @@ class Spare(Child):
         """Let the job's timing stage begin."""
         self._write(GO_LINE)
 
-    def watch(self, first_stage: str, timeouts: dict, memory_limit_gb: float,
+    def watch(self, timeouts: dict, memory_limit_gb: float,
               on_timed=None, on_timing=None) -> ChildOutcome:
+        """As Child.watch, from STARTUP: the job's first stage is timed from when the child
+        announces it, its warm-up over."""
         def timing():
             try:
                 if on_timing is not None:
                     on_timing()
             finally:
                 self.go()
-        return super().watch(first_stage, timeouts, memory_limit_gb, on_timed, timing)
+        limits = dict(timeouts, **{STARTUP: STARTUP_LIMIT_S})
+        return super().watch(STARTUP, limits, memory_limit_gb, on_timed, timing)
 
     def pause(self) -> None:
         """Stop the process (SIGSTOP) and wait until it has stopped (up to PAUSE_WAIT_S: one
@@ -270,6 +273,13 @@ class Spare(Child):
 
 
 PAUSE_WAIT_S = 0.5
+# A spare's own start before it reads its job (its CUDA context, the evaluator's warm-up): no
+# stage of the submission's, and nothing of the submission has run yet. A step sent to a spare
+# still warming (steps back to back) once spent that time inside its static check's 10 s limit,
+# and on a loaded host an honest submission failed there; the job's stages are timed from when
+# the child announces the first, and a start past this limit is the evaluator's failure.
+STARTUP = "startup"
+STARTUP_LIMIT_S = 120.0
 STOPPED_OR_GONE = frozenset({"T", "t", "Z", "X", ""})
 
 

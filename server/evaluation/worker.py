@@ -25,9 +25,9 @@ import sys
 import time
 import traceback
 
-from .children import ChildOutcome, Spare, describe_death
+from .children import STARTUP, STARTUP_LIMIT_S, ChildOutcome, Spare, describe_death
 from .protocol import EvalRequest, EvalResult
-from .stages import COMPILE, STATIC_CHECK
+from .stages import STATIC_CHECK
 
 class Host:
     """The long-lived worker process's state: its device, its spare children, the profile cache."""
@@ -56,7 +56,7 @@ class Host:
         for spare in self.spares:
             spare.resume()
 
-    def _run(self, spec: dict, first_stage: str, req: EvalRequest) -> ChildOutcome:
+    def _run(self, spec: dict, req: EvalRequest) -> ChildOutcome:
         """A step's job runs in the oldest spare. The spares are paused (SIGSTOP) from the moment
         its timing stage begins until its timed calls are over, and for all of a reference's
         profile (timed throughout): on the H200 a process making its CUDA context beside a timed
@@ -85,7 +85,7 @@ class Host:
                     self.prepare_spare()  # beside this step's untimed stages
                 except OSError:
                     pass  # no fork now: tried again after the step
-            return spare.watch(first_stage, req.stage_timeouts, req.memory_limit_gb,
+            return spare.watch(req.stage_timeouts, req.memory_limit_gb,
                                on_timing=self._pause, on_timed=timed)
         finally:
             self._resume()
@@ -104,17 +104,18 @@ class Host:
         key = hashlib.sha256(f"{req.task_id}\0{req.reference_source}\0{req.device}\0{req.mock}".encode()).hexdigest()
         profile = self.profiles.get(key)
         if profile is None:
-            outcome = self._run({"kind": "profile", "request": req.to_dict()}, COMPILE, req)
+            outcome = self._run({"kind": "profile", "request": req.to_dict()}, req)
             profile = outcome.payload
             if profile is None:
+                if outcome.stage == STARTUP:
+                    return _not_started(outcome, limits)
                 error_class, feedback = describe_death(outcome, limits)
                 hint = ("; the task is too large for this evaluator's limits (KernelBench's full "
                         "shapes need the gpu evaluator)" if error_class in ("timeout", "out_of_memory") else "")
                 return EvalResult(stage=STATIC_CHECK, error_class="internal_error",
                                   feedback=f"profiling the reference failed ({error_class}): {feedback}{hint}")
             self.profiles[key] = profile
-        outcome = self._run({"kind": "candidate", "request": req.to_dict(), "profile": profile},
-                            STATIC_CHECK, req)
+        outcome = self._run({"kind": "candidate", "request": req.to_dict(), "profile": profile}, req)
         if outcome.payload is not None:
             from .scoring import rescore  # imports torch: only once the host is set up
 
@@ -122,9 +123,20 @@ class Host:
             if isinstance(seconds, dict) and type(seconds.get("reported_at")) is float:
                 seconds["report"] = round(time.monotonic() - seconds.pop("reported_at"), 4)
             return rescore(req, profile, EvalResult.from_dict(outcome.payload))
+        if outcome.stage == STARTUP:
+            return _not_started(outcome, limits)
         error_class, feedback = describe_death(outcome, limits)
         return EvalResult(stage=outcome.stage, error_class=error_class, feedback=feedback,
                           device=profile.get("device_name", ""))
+
+
+def _not_started(outcome: ChildOutcome, limits: dict) -> EvalResult:
+    """A step's process that failed before its job began: the evaluator's failure, not the
+    submission's (none of its code has run)."""
+    error_class, feedback = describe_death(outcome, dict(limits, **{STARTUP: STARTUP_LIMIT_S}))
+    return EvalResult(stage=STATIC_CHECK, error_class="internal_error",
+                      feedback=f"the evaluation process failed to start ({error_class}): {feedback}; "
+                               "nothing of the submission ran: submit it again")
 
 
 def prime_triton() -> None:
