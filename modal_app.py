@@ -62,8 +62,8 @@ app = modal.App("kernel-env", image=image, include_source=False)
 
 @app.function(gpu=GPU, timeout=3600, cpu=8.0, memory=32768)
 def gpu_tests() -> None:
-    """Run the GPU test suite; raise (so `modal run` fails) when pytest fails."""
-    code = subprocess.call([sys.executable, "-m", "pytest", "-m", "gpu", "tests/test_gpu.py",
+    """Run every GPU-marked test; raise (so `modal run` fails) when pytest fails."""
+    code = subprocess.call([sys.executable, "-m", "pytest", "-m", "gpu", "tests",
                             "-q", "-p", "no:cacheprovider", "--timeout", "900"], cwd="/root")
     if code != 0:
         raise RuntimeError(f"GPU tests failed: pytest exited with code {code}")

@@ -162,10 +162,10 @@ def _parse(source: str) -> ast.Module:
 
 
 def _check_module_values(tree: ast.Module, aliases: dict[str, str]) -> None:
-    """Modules are used only through their attributes: `t = torch` (or `[torch]`, a default
-    argument, a lambda) would carry torch past every rule keyed on resolved names. Simple
-    assignments of other names the imports reach (`T = torch.Tensor`) become aliases instead,
-    bound once."""
+    """Modules are used only through their attributes: `[torch]`, a default argument or a
+    lambda would carry torch past every rule keyed on resolved names. Simple assignments of
+    what the imports reach (`t = torch`, `T = torch.Tensor`) become aliases instead, bound
+    once and checked like the original."""
     inner = {id(n.value) for n in nodes(tree) if isinstance(n, ast.Attribute)}
     # `getattr(tl, "float32")`, `hasattr(tl.extra, "cuda")`: attribute reads, checked as names
     inner |= {id(n.args[0]) for n in nodes(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
