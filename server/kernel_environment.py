@@ -90,16 +90,18 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
                                    f"{split}; leave split out when naming a task_id")
             split = named_split
         cfg = self.services.config
-        self._task = task
+        # Everything that can fail comes before the episode changes: a reset that raised after it
+        # had replaced the state kept the old reference, scored under the new task (pass 49).
+        source = task.source()
+        rules = EvalRequest(code="", reference_source="")  # the evaluator's defaults
+        problem = build_problem(task.task_id, source, language, trials=rules.trials,
+                                atol=rules.atol, rtol=rules.rtol, max_turns=cfg.max_turns)
+        self._task, self._source = task, source
         self._state = KernelState(
             episode_id=episode_id or uuid.uuid4().hex, step_count=0, task_id=task.task_id,
             split=split, language=language,
             turn=0, max_turns=cfg.max_turns,
         )
-        self._source = task.source()
-        rules = EvalRequest(code="", reference_source="")  # the evaluator's defaults
-        problem = build_problem(task.task_id, self._source, language, trials=rules.trials,
-                                atol=rules.atol, rtol=rules.rtol, max_turns=cfg.max_turns)
         obs = self._observation(stage="ready", problem=problem, feedback=(
             f"task {task.task_id}: submit class ModelNew ({language}); {cfg.max_turns} turns"))
         self.services.log.write(event="reset", episode=self._state.episode_id, task=task.task_id,

@@ -58,3 +58,11 @@ def test_unknown_mode_raises_listing_valid_modes():
     assert REWARD_MODES == ("speedup", "roofline")
     with pytest.raises(ValueError, match="speedup, roofline"):
         compute_reward("fastest", True, speedup=1.0, t_min_ms=None, runtime_ms=None)
+
+
+@pytest.mark.parametrize("t_min, runtime", [(1.0, float("nan")), (float("nan"), 1.0)])
+def test_a_nan_figure_never_makes_a_nan_reward(t_min, runtime):
+    """NaN passed `<= 0` and the roofline reward was NaN, which poisons a trainer's loss
+    (red-team pass 49); speedup_reward already read NaN as no figure."""
+    assert roofline_reward(t_min, runtime) == pytest.approx(0.3)
+    assert speedup_reward(float("nan")) == pytest.approx(0.3)

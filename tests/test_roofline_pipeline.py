@@ -66,6 +66,51 @@ def test_the_host_recomputes_speedup_and_reward_from_its_own_reference_time():
                            impossible).error_class == "impossible_timing"
 
 
+@pytest.mark.parametrize("runtime_ms", [float("nan"), float("inf"), 0.0, -1.0, "1.0", True])
+@pytest.mark.parametrize("mode", ["speedup", "roofline"])
+def test_a_report_with_an_unusable_runtime_earns_nothing(mode, runtime_ms):
+    """A NaN runtime passed the positivity check and the roofline reward came out NaN
+    (red-team pass 49): a report's runtime must be a positive finite number."""
+    profile = {"flops": 0, "bytes": 4096, "dtype": "float32", "ref_runtime_ms": 2.0,
+               "device_name": "NVIDIA H200"}
+    forged = EvalResult(stage="scored", correct=True, runtime_ms=runtime_ms, timing_meaningful=True,
+                        max_abs_error=0.0)
+    result = scoring.rescore(EvalRequest(code="", reference_source="", reward_mode=mode), profile, forged)
+    assert result.error_class == "tampering" and result.reward == 0.0 and not result.correct
+
+
+def test_only_a_gpu_hosts_timings_are_paid_as_a_speedup():
+    """On the cpu (and mock) evaluator timings mean nothing and a correct kernel earns 0.3; a
+    report claiming a meaningful timing there was paid log2(speedup) against the host's CPU
+    reference time, up to 3.3 (red-team pass 49)."""
+    profile = {"flops": 2 * 128**3, "bytes": 12 * 128**2, "dtype": "float32",
+               "ref_runtime_ms": 80.0, "device_name": "cpu"}
+    forged = EvalResult(stage="scored", correct=True, runtime_ms=10.0, timing_meaningful=True,
+                        max_abs_error=0.0, trials_passed=5, trials_total=5)
+    for mode in ("speedup", "roofline"):
+        req = EvalRequest(code="", reference_source="", reward_mode=mode)
+        result = scoring.rescore(req, profile, EvalResult.from_dict(forged.to_dict()))
+        assert result.reward == pytest.approx(0.3) and not result.timing_meaningful
+        assert result.roofline["roofline_frac"] is None
+
+
+def test_a_report_cannot_claim_the_evaluators_own_failure():
+    """internal_error costs the agent no turn (up to max_turns an episode); a report carrying
+    it beside a correct, scored result was paid and not counted (red-team pass 49). Only the
+    host says the evaluator failed; a scored result carries no error class."""
+    profile = {"flops": 0, "bytes": 4096, "dtype": "float32", "ref_runtime_ms": 2.0,
+               "device_name": "NVIDIA H200"}
+    for stage, correct in (("scored", True), ("correctness", False)):
+        forged = EvalResult(stage=stage, correct=correct, error_class="internal_error",
+                            runtime_ms=1.0, timing_meaningful=True, max_abs_error=0.0)
+        result = scoring.rescore(EvalRequest(code="", reference_source=""), profile, forged)
+        assert result.error_class == "tampering" and result.reward == 0.0
+    scored_with_a_class = EvalResult(stage="scored", correct=True, error_class="timeout",
+                                     runtime_ms=1.0, timing_meaningful=True, max_abs_error=0.0)
+    result = scoring.rescore(EvalRequest(code="", reference_source=""), profile, scored_with_a_class)
+    assert result.error_class is None and result.reward == pytest.approx(1.3)
+
+
 def test_a_launch_bound_reference_is_said_on_every_scored_step_with_its_gpu_time():
     """The host's profile, not the child, says the reference is launch-bound; the note is
     given once however often the result is rescored, and the observation carries the GPU time."""

@@ -25,8 +25,10 @@ def speedup_reward(speedup: float) -> float:
 
 
 def roofline_reward(t_min_ms: float, runtime_ms: float) -> float:
-    """0.3 + 2.7 * min(t_min / runtime, 1): linear in the fraction of the roofline reached."""
-    if t_min_ms is None or runtime_ms is None or runtime_ms <= 0 or t_min_ms <= 0:
+    """0.3 + 2.7 * min(t_min / runtime, 1): linear in the fraction of the roofline reached.
+    A missing, non-positive or NaN figure earns the bare 0.3 (a NaN passed `<= 0`, and a NaN
+    reward poisons a trainer's loss)."""
+    if t_min_ms is None or runtime_ms is None or not runtime_ms > 0 or not t_min_ms > 0:
         return CORRECT_BONUS
     return CORRECT_BONUS + ROOFLINE_SCALE * min(t_min_ms / runtime_ms, 1.0)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from . import roofline
@@ -70,11 +72,16 @@ def rescore(req: EvalRequest, profile: dict, result: EvalResult) -> EvalResult:
     against the host's own cached reference time, the roofline floor, the reward. A child that
     ran candidate code can report a runtime, but not its reward or the reference's time."""
     result.ref_device_ms = profile.get("ref_device_ms")  # the host's, never a child's
+    if result.error_class == "internal_error":  # the host's verdict alone: it costs no turn
+        return _failed(result, "tampering", "the evaluation process reported the evaluator's "
+                       "own failure, which only the worker host reports")
     if not result.correct or result.stage != SCORED or req.mock:
         result.reward = result.reward if (result.correct and result.stage == SCORED) else 0.0
         return result
+    result.error_class = None  # a scored result's: a child's error class would ride along
+    result.timing_meaningful = bool(result.timing_meaningful) and _timed_on_a_gpu(profile)
     if result.timing_meaningful:
-        if not result.runtime_ms or result.runtime_ms <= 0:
+        if not _positive_finite(result.runtime_ms):
             return _failed(result, "tampering", "the reported runtime is not a positive number")
         result.ref_runtime_ms = profile["ref_runtime_ms"]
         result.speedup = result.ref_runtime_ms / result.runtime_ms
@@ -89,6 +96,17 @@ def rescore(req: EvalRequest, profile: dict, result: EvalResult) -> EvalResult:
     except StageFailure as failure:
         return _failed(result, failure.error_class, failure.feedback)
     return result
+
+
+def _timed_on_a_gpu(profile: dict) -> bool:
+    """Whether this host's timings mean anything (its reference was timed on a GPU): a child
+    that says its cpu or mock timing was meaningful would have it paid as a speedup."""
+    return profile.get("device_name") not in (None, "cpu", "mock")
+
+
+def _positive_finite(value) -> bool:
+    """A usable runtime: NaN passed `<= 0` and made the roofline reward NaN."""
+    return type(value) in (int, float) and math.isfinite(value) and value > 0
 
 
 def _failed(result: EvalResult, error_class: str, feedback: str) -> EvalResult:
