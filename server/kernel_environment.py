@@ -70,6 +70,10 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
             raise EpisodeError(f"unknown split {shown(split)}; valid: {', '.join(SPLITS)}")
         if language not in LANGUAGES:
             raise EpisodeError(f"unknown language {shown(language)}; valid: {', '.join(LANGUAGES)}")
+        if language == "cuda" and self.services.evaluator.name == "cpu":
+            # every step would be answered needs_gpu, each one a counted turn earning 0
+            raise EpisodeError("language 'cuda' needs the gpu evaluator and this server runs the "
+                               "cpu evaluator (no GPU); valid here: triton")
         if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
             raise EpisodeError(f"seed must be an integer in [0, 2**63), got {shown(seed)}")
         if task_id is not None and type(task_id) is not str:

@@ -55,6 +55,7 @@ def test_seed_picks_the_same_task_within_a_split(cpu_server):
     ({"task_id": "level1/999_Nope"}, "unknown task_id.*list them with GET /tasks"),
     ({"split": "validation"}, "unknown split 'validation'; valid: train, eval"),
     ({"language": "rust"}, "unknown language 'rust'; valid: triton, cuda"),
+    ({"language": "cuda"}, "language 'cuda' needs the gpu evaluator.*valid here: triton"),
     ({"task_id": 123}, "task_id must be a string like 'level1/19_ReLU', got 123"),
     ({"seed": True}, r"seed must be an integer in \[0, 2\*\*63\)"),
     ({"seed": 2**64}, r"seed must be an integer in \[0, 2\*\*63\), got 18446744073709551616"),
