@@ -70,3 +70,16 @@ def test_every_step_is_scored_against_its_own_episodes_task(env):
         session.step(KernelAction(code=kernel_source("legit", "relu")))
     expected = [(t, (BUNDLED / f"{t}.py").read_text()) for t in (RELU, SIGMOID, RELU)]
     assert services.evaluator.calls == expected
+
+
+def test_a_log_that_cannot_be_written_never_fails_a_step(env, capsys):
+    """A full disk or a closed stdout lost the step's answer after its turn was spent."""
+    session, services, root = env
+    closed = io.StringIO()
+    closed.close()
+    services.log = EvalLog(root, stream=closed)  # a directory: IsADirectoryError on open
+    session.reset(task_id=RELU)
+    obs = session.step(KernelAction(code=kernel_source("legit", "relu")))
+    assert obs.error_class == "output_mismatch" and session.state.turn == 1
+    said = capsys.readouterr().err
+    assert said.count("cannot write eval log records") == 2  # once per place, not per record
