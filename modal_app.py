@@ -1,7 +1,7 @@
 """kernel_env on Modal: the GPU test suite, and the environment served behind proxy auth.
 
     uv run --extra modal modal setup                        # once: log the client in
-    uv run --extra modal modal run modal_app.py::gpu_tests  # pytest -m gpu tests/test_gpu.py
+    uv run --extra modal modal run modal_app.py::gpu_tests  # pytest -m gpu tests (every GPU-marked test)
     uv run --extra modal modal deploy modal_app.py          # serve; prints the URL:
                                     # https://<workspace>--kernel-env-serve.modal.run
 

@@ -4,7 +4,8 @@
 #    or: bash bench/run_gpu_suite.sh sweep <KernelBench task root> [first task index] [levels...]
 #        (bench/kb_sweep.py for 540 s from that index; it prints where it stopped)
 # (`tests` and `bench` split the run in two for hosts that limit one command's duration; `tests1`
-# (everything but the adversarial folder) and `tests2` (the adversarial folder) split `tests`.)
+# (everything but the adversarial folder and test_input_placement.py) and `tests2` (the
+# adversarial folder and test_input_placement.py) split `tests`.)
 # Server-side wheels the host lacks may sit in .whl/ (see ../shared/gpu/wheels.sh). Logs go to
 # $OUT when it is set.
 set -uo pipefail

@@ -100,12 +100,12 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
         rules = EvalRequest(code="", reference_source="")  # the evaluator's defaults
         problem = build_problem(task.task_id, source, language, trials=rules.trials,
                                 atol=rules.atol, rtol=rules.rtol, max_turns=cfg.max_turns)
-        self._task, self._source = task, source
-        self._state = KernelState(
+        state = KernelState(
             episode_id=episode_id or uuid.uuid4().hex, step_count=0, task_id=task.task_id,
             split=split, language=language,
             turn=0, max_turns=cfg.max_turns,
         )
+        self._task, self._source, self._state = task, source, state
         obs = self._observation(stage="ready", problem=problem, feedback=(
             f"task {task.task_id}: submit class ModelNew ({language}); {cfg.max_turns} turns"))
         self.services.log.write(event="reset", episode=self._state.episode_id, task=task.task_id,

@@ -66,7 +66,7 @@ def test_the_host_recomputes_speedup_and_reward_from_its_own_reference_time():
                            impossible).error_class == "impossible_timing"
 
 
-@pytest.mark.parametrize("runtime_ms", [float("nan"), float("inf"), 0.0, -1.0, "1.0", True])
+@pytest.mark.parametrize("runtime_ms", [float("nan"), float("inf"), 0.0, -1.0, "1.0", True, 1e-320])
 @pytest.mark.parametrize("mode", ["speedup", "roofline"])
 def test_a_report_with_an_unusable_runtime_earns_nothing(mode, runtime_ms):
     """A NaN runtime passed the positivity check and the roofline reward came out NaN

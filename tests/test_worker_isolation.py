@@ -648,16 +648,22 @@ def slow_prewarm(dev):  # a loaded host: the spare's warm-up outlasts the static
 pipeline.prewarm = slow_prewarm
 children.STARTUP_LIMIT_S = float(sys.argv[4])
 host = worker.Host("cpu", spares=1)
-req = EvalRequest(code=open(sys.argv[1]).read(), reference_source=open(sys.argv[2]).read(),
+padding = "\\n# " + "x" * int(sys.argv[6]) + "\\n"  # a large submission: its spec beyond a pipe's 64 KiB
+req = EvalRequest(code=open(sys.argv[1]).read() + padding, reference_source=open(sys.argv[2]).read(),
                   task_id="level1/19_ReLU", stage_timeouts={"static_check": 1.0, "compile": 30,
                   "correctness": 60, "timing": 60})
+if sys.argv[5] == "candidate":  # the profile made at full speed: only the candidate's start is slow
+    pipeline.prewarm = real_prewarm
+    host.handle(req)
+    pipeline.prewarm = slow_prewarm
+    host.close()  # its spare warmed at full speed
 first = host.handle(req)
 print(json.dumps({"stage": first.stage, "error_class": first.error_class, "feedback": first.feedback}))
 host.close()
 """
 
 
-def _slow_start(warm_up_s: float, startup_limit_s: float) -> dict:
+def _slow_start(warm_up_s: float, startup_limit_s: float, slow: str = "both", padding: int = 0) -> dict:
     import json
     import subprocess
     import sys
@@ -665,7 +671,8 @@ def _slow_start(warm_up_s: float, startup_limit_s: float) -> dict:
     from tests.conftest import KERNELS, ROOT
 
     done = subprocess.run([sys.executable, "-c", SLOW_START_SCRIPT, str(KERNELS / "legit" / "relu.py"),
-                           str(BUNDLED / "level1" / "19_ReLU.py"), str(warm_up_s), str(startup_limit_s)],
+                           str(BUNDLED / "level1" / "19_ReLU.py"), str(warm_up_s), str(startup_limit_s),
+                           slow, str(padding)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env=dict(os.environ, TRITON_INTERPRET="1"))
     assert done.returncode == 0, done.stderr[-2000:]
@@ -680,10 +687,13 @@ def test_a_spares_slow_warm_up_is_not_charged_to_the_steps_static_check():
     assert out["stage"] == "scored", out
 
 
-def test_a_spare_that_never_finishes_starting_is_the_evaluators_failure():
-    out = _slow_start(warm_up_s=5.0, startup_limit_s=1.0)
+@pytest.mark.parametrize("slow, padding", [("both", 0), ("candidate", 0), ("both", 200_000)])
+def test_a_spare_that_never_finishes_starting_is_the_evaluators_failure(slow, padding):
+    """The profile's process or the candidate's; a large submission's spec once blocked the
+    host writing it to a spare still warming, before the start's limit ran."""
+    out = _slow_start(warm_up_s=5.0, startup_limit_s=1.0, slow=slow, padding=padding)
     assert out["stage"] == "static_check" and out["error_class"] == "internal_error", out
-    assert "failed to start" in out["feedback"] and "startup" in out["feedback"], out
+    assert "failed to start" in out["feedback"] and "'startup' ran past its 1.0 s" in out["feedback"], out
 
 
 def test_a_stopped_worker_host_leaves_no_scratch_folder():

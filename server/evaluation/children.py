@@ -206,9 +206,14 @@ class Spare(Child):
             self._write(WARM_LINE)
 
     def send(self, spec: dict) -> None:
-        """Hand over the job (warming first if not told yet); the pipe stays open for `go()`."""
+        """Hand over the job (warming first if not told yet); the pipe stays open for `go()`.
+        The spec goes in a file and a line says it is there: a spec over the pipe's 64 KiB
+        (a large submission) blocked here until the spare, still warming, read it, before any
+        limit ran."""
         self.warm()
-        self._write(json.dumps(dict(spec, sent_at=time.monotonic())).encode() + b"\n")
+        with open(os.path.join(self.workdir, JOB_FILE), "w") as f:
+            json.dump(dict(spec, sent_at=time.monotonic()), f)
+        self._write(JOB_LINE)
 
     def go(self) -> None:
         """Let the job's timing stage begin."""
@@ -293,6 +298,8 @@ def _state(pid: int) -> str:
 
 
 WARM_LINE = b"warm\n"
+JOB_LINE = b"job\n"
+JOB_FILE = ".job.json"  # in the evaluation's folder; removed once read, before the job runs
 GO_LINE = b"go\n"
 
 
@@ -315,7 +322,11 @@ def _await_job(job_r: int, device: str, forked: float, progress):
         if not failed:
             prewarm(dev)
         ready = time.monotonic()
-        spec = json.loads(pipe.readline())
+        if pipe.readline() != JOB_LINE:
+            raise RuntimeError("the worker host broke the spare's protocol")
+        with open(JOB_FILE) as f:  # the child's working directory is the evaluation's folder
+            spec = json.load(f)
+        os.unlink(JOB_FILE)
         if failed:  # the step before this one is over now: its memory is being given back
             _context_again(dev, failed)
             prewarm(dev)
@@ -415,11 +426,17 @@ def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir, token,
         done, status = os.waitpid(pid, os.WNOHANG)
         if done and (eof or not ready):
             _drain(read_fd, messages, buffer, token)
-            return ChildOutcome(messages, stage, status, None, _log_tail(workdir))
+            return ChildOutcome(messages, _said(messages, stage), status, None, _log_tail(workdir))
         if time.monotonic() > deadline:
-            return _stop(pid, messages, stage, "timeout", workdir)
+            return _stop(pid, read_fd, messages, buffer, token, stage, "timeout", workdir)
         if _rss_bytes(pid) > limit_bytes:
-            return _stop(pid, messages, stage, "out_of_memory", workdir)
+            return _stop(pid, read_fd, messages, buffer, token, stage, "out_of_memory", workdir)
+
+
+def _said(messages: list, stage: str) -> str:
+    """The last stage the child announced (what it said after the last read included: the stage
+    it died in; a failed start must not be one whose submission had begun)."""
+    return next((m["stage"] for m in reversed(messages) if m.get("event") == "stage"), stage)
 
 
 def _drain(read_fd, messages, buffer, token) -> None:
@@ -435,12 +452,15 @@ def _drain(read_fd, messages, buffer, token) -> None:
             messages.append(msg)
 
 
-def _stop(pid, messages, stage, reason, workdir) -> ChildOutcome:
+def _stop(pid, read_fd, messages, buffer, token, stage, reason, workdir) -> ChildOutcome:
     _kill_group(pid)
     try:
         os.waitpid(pid, 0)
     except ChildProcessError:
         pass
+    _drain(read_fd, messages, buffer, token)  # the stage whose limit ran out stays its stage,
+    # unless the job had begun (announced after the last read) as the start's limit ran out
+    stage = _said(messages, stage) if stage == STARTUP else stage
     return ChildOutcome(messages, stage, None, reason, _log_tail(workdir))
 
 

@@ -85,6 +85,8 @@ def rescore(req: EvalRequest, profile: dict, result: EvalResult) -> EvalResult:
             return _failed(result, "tampering", "the reported runtime is not a positive number")
         result.ref_runtime_ms = profile["ref_runtime_ms"]
         result.speedup = result.ref_runtime_ms / result.runtime_ms
+        if not math.isfinite(result.speedup):  # a denormal runtime: an Infinity strict JSON refuses
+            return _failed(result, "tampering", "the reported runtime is not a positive number")
         if profile.get("launch_bound"):
             result.notes = [n for n in result.notes if not n.startswith(LAUNCH_BOUND_NOTE)] + [
                 f"{LAUNCH_BOUND_NOTE} eager PyTorch's {result.ref_runtime_ms:.4g} ms is mostly its "

@@ -25,7 +25,8 @@ import sys
 import time
 import traceback
 
-from .children import STARTUP, STARTUP_LIMIT_S, ChildOutcome, Spare, describe_death
+from . import children
+from .children import STARTUP, ChildOutcome, Spare, describe_death
 from .protocol import EvalRequest, EvalResult
 from .stages import STATIC_CHECK
 
@@ -133,7 +134,7 @@ class Host:
 def _not_started(outcome: ChildOutcome, limits: dict) -> EvalResult:
     """A step's process that failed before its job began: the evaluator's failure, not the
     submission's (none of its code has run)."""
-    error_class, feedback = describe_death(outcome, dict(limits, **{STARTUP: STARTUP_LIMIT_S}))
+    error_class, feedback = describe_death(outcome, dict(limits, **{STARTUP: children.STARTUP_LIMIT_S}))
     return EvalResult(stage=STATIC_CHECK, error_class="internal_error",
                       feedback=f"the evaluation process failed to start ({error_class}): {feedback}; "
                                "nothing of the submission ran: submit it again")
