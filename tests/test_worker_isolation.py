@@ -800,3 +800,43 @@ def test_a_host_that_fails_to_start_answers_the_step_as_the_evaluators_failure(m
     result = host.evaluate(EvalRequest(code="", reference_source="", task_id="level1/19_ReLU"), 30)
     assert result.error_class == "internal_error" and "failed to start" in result.feedback
     assert host.proc is None and host.scratch is None
+
+
+FORGED_SPEC_SCRIPT = """
+import json, os, sys, time
+from server.evaluation import children, pipeline, worker
+from server.evaluation.protocol import EvalRequest
+
+real_prewarm, real_send = pipeline.prewarm, children.Spare.send
+def slow_prewarm(dev):  # the spare reads its job only after this
+    time.sleep(2.0)
+    real_prewarm(dev)
+def send(self, spec):  # another process of the same user rewrites the job before it is read
+    real_send(self, spec)
+    with open(os.path.join(self.workdir, children.JOB_FILE), "w") as f:
+        json.dump(dict(spec, request=dict(spec["request"], code="forged")), f)
+pipeline.prewarm, children.Spare.send = slow_prewarm, send
+host = worker.Host("cpu", spares=1)
+req = EvalRequest(code=open(sys.argv[1]).read(), reference_source=open(sys.argv[2]).read(),
+                  task_id="level1/19_ReLU")
+first = host.handle(req)
+print(json.dumps({"stage": first.stage, "error_class": first.error_class, "feedback": first.feedback}))
+host.close()
+"""
+
+
+def test_a_job_spec_rewritten_before_the_spare_reads_it_is_refused():
+    """The spec waits in a file of the evaluation's folder (any process of the worker's user
+    could write there); the notice on the pipe carries its SHA-256."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import KERNELS, ROOT
+
+    done = subprocess.run([sys.executable, "-c", FORGED_SPEC_SCRIPT, str(KERNELS / "legit" / "relu.py"),
+                           str(BUNDLED / "level1" / "19_ReLU.py")], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, env=dict(os.environ, TRITON_INTERPRET="1"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["error_class"] == "internal_error" and "not the one the worker host wrote" in out["feedback"], out

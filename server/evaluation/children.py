@@ -9,6 +9,7 @@ hangs into an error class and feedback.
 from __future__ import annotations
 
 import faulthandler
+import hashlib
 import json
 import os
 import re
@@ -211,9 +212,10 @@ class Spare(Child):
         (a large submission) blocked here until the spare, still warming, read it, before any
         limit ran."""
         self.warm()
-        with open(os.path.join(self.workdir, JOB_FILE), "w") as f:
-            json.dump(dict(spec, sent_at=time.monotonic()), f)
-        self._write(JOB_LINE)
+        data = json.dumps(dict(spec, sent_at=time.monotonic())).encode()
+        with open(os.path.join(self.workdir, JOB_FILE), "wb") as f:
+            f.write(data)
+        self._write(JOB_LINE + hashlib.sha256(data).hexdigest().encode() + b"\n")
 
     def go(self) -> None:
         """Let the job's timing stage begin."""
@@ -298,7 +300,7 @@ def _state(pid: int) -> str:
 
 
 WARM_LINE = b"warm\n"
-JOB_LINE = b"job\n"
+JOB_LINE = b"job "  # and the spec file's SHA-256: a file another process rewrote is refused
 JOB_FILE = ".job.json"  # in the evaluation's folder; removed once read, before the job runs
 GO_LINE = b"go\n"
 
@@ -322,11 +324,15 @@ def _await_job(job_r: int, device: str, forked: float, progress):
         if not failed:
             prewarm(dev)
         ready = time.monotonic()
-        if pipe.readline() != JOB_LINE:
+        notice = pipe.readline()
+        if not notice.startswith(JOB_LINE):
             raise RuntimeError("the worker host broke the spare's protocol")
-        with open(JOB_FILE) as f:  # the child's working directory is the evaluation's folder
-            spec = json.load(f)
+        with open(JOB_FILE, "rb") as f:  # the child's working directory is the evaluation's folder
+            data = f.read()
         os.unlink(JOB_FILE)
+        if hashlib.sha256(data).hexdigest().encode() != notice[len(JOB_LINE):].strip():
+            raise RuntimeError("the job's spec file is not the one the worker host wrote")
+        spec = json.loads(data)
         if failed:  # the step before this one is over now: its memory is being given back
             _context_again(dev, failed)
             prewarm(dev)
