@@ -34,10 +34,18 @@ class Loaded:
 
 
 def import_file(path: str, name: str) -> ModuleType:
+    """The module at `path`, compiled from the file's text, never from a bytecode cache: the
+    `__pycache__` beside it is in a scratch folder that every evaluation process of this worker
+    (one user) can write, and Python runs an unchecked hash-based .pyc found there whatever the
+    source says. A submission that got code past the rules planted one in a waiting spare's
+    folder, and the next evaluation on that worker, any session's, ran it as the task's
+    reference (red-team pass 50: a kernel writing zeros then passed ReLU's trials)."""
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    with open(path, encoding="utf-8") as f:
+        code = compile(f.read(), path, "exec", dont_inherit=True)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    exec(code, module.__dict__)
     return module
 
 

@@ -242,6 +242,21 @@ FORBIDDEN_NAMES = {
     "torch.ExcludeDispatchKeyGuard": _DISPATCH, "torch.DispatchKeySet": _DISPATCH,
     "torch.DispatchKey": _DISPATCH,
     "torch.utils.file_baton": FILES,
+    # Library functions that write, copy or run files for their caller (red-team pass 50): the
+    # audit hook charges an action to the first library frame, so these acted unseen. hipify's
+    # `file_specific_replacement` edits any text file, `hipify(...)` copies a whole tree;
+    # `triton.tools.compile.compile_kernel` executes the Python file it is given (a copy of the
+    # submission edited that way ran unchecked code, listed and wrote other evaluations' folders);
+    # `GdsFile` calls os.open with the caller's flags (create, truncate); ONNX export writes its
+    # file; TunableOp reads and writes results files. triton.tools' tensor descriptors stay.
+    "torch.utils.hipify": FILES,
+    "triton.tools.compile": FILES, "triton.tools.link": FILES, "triton.tools.disasm": FILES,
+    "triton.tools.build_extern": FILES, "triton.tools.triton_to_gluon_translater": FILES,
+    "torch.cuda.gds": FILES, "torch.onnx": FILES, "torch.cuda.tunable": FILES,
+    # the same pass: readers of any file (`show_pickle.main`, `model_dump.get_model_info`) and
+    # TorchScript builders that compile source strings (bundled inputs, mobile optimizer)
+    "torch.utils.show_pickle": FILES, "torch.utils.model_dump": FILES,
+    "torch.utils.bundled_inputs": _GENERATED, "torch.utils.mobile_optimizer": _GENERATED,
     "numpy.ma.dump": FILES, "numpy.ma.load": FILES, "numpy.rec.fromfile": FILES,
     "numpy.fromregex": FILES,
     "flash_attn": _LIBRARY,
