@@ -41,6 +41,7 @@ def test_the_reference_is_compiled_from_its_text_not_from_a_planted_bytecode_cac
     "import triton.tools.compile as tc\ntc.compile_kernel(None)",
     "import torch.utils.show_pickle as sp\nsp.main(['show_pickle', 'other.pkl'])",
     "import torch.utils.model_dump as md\nmd.get_model_info('other.pt')",
+    "import torch.utils.cpp_extension as ce\nce.remove_extension_h_precompiler_headers()",
     "from triton.tools.link import main",
     "import torch\ntorch.cuda.gds.GdsFile('f', 577)",
     "import torch\ntorch.onnx.export(None, (), 'f')",
@@ -54,6 +55,19 @@ def test_library_functions_that_write_copy_or_run_files_are_refused(line):
         static_check(source, "triton")
     assert refused.value.error_class == "format_violation"
     assert "files" in refused.value.feedback
+
+
+@pytest.mark.parametrize("line", [
+    "import torch.backends.xeon.run_cpu as rc\nrc.main(rc.create_args())",
+    "from torch.backends.xeon.run_cpu import main",
+    "import torch.numa.binding as nb\nnb.maybe_wrap_command_with_numa_bindings",
+])
+def test_process_launchers_are_refused(line):
+    """run_cpu.main starts any Python file or, with no_python, any program with any arguments
+    (`sh -c <text>`), outside every guard (found after red-team pass 50)."""
+    source = RELU.replace("import triton.language as tl\n", "import triton.language as tl\n" + line + "\n", 1)
+    with pytest.raises(StageFailure, match="processes"):
+        static_check(source, "triton")
 
 
 @pytest.mark.parametrize("line", [

@@ -257,6 +257,11 @@ FORBIDDEN_NAMES = {
     # TorchScript builders that compile source strings (bundled inputs, mobile optimizer)
     "torch.utils.show_pickle": FILES, "torch.utils.model_dump": FILES,
     "torch.utils.bundled_inputs": _GENERATED, "torch.utils.mobile_optimizer": _GENERATED,
+    # launchers: `run_cpu.main(args)` starts `python <any .py>` or, with no_python, any program
+    # with any arguments (`sh -c <text>`), outside every guard; numa binding wraps commands for
+    # numactl; this one deletes files of torch's own
+    "torch.backends.xeon": _CONCURRENCY, "torch.numa": _CONCURRENCY,
+    "torch.utils.cpp_extension.remove_extension_h_precompiler_headers": FILES,
     "numpy.ma.dump": FILES, "numpy.ma.load": FILES, "numpy.rec.fromfile": FILES,
     "numpy.fromregex": FILES,
     "flash_attn": _LIBRARY,
