@@ -81,12 +81,10 @@ def rescore(req: EvalRequest, profile: dict, result: EvalResult) -> EvalResult:
     result.error_class = None  # a scored result's: a child's error class would ride along
     result.timing_meaningful = bool(result.timing_meaningful) and _timed_on_a_gpu(profile)
     if result.timing_meaningful:
-        if not _positive_finite(result.runtime_ms):
+        if not _usable_runtime(result.runtime_ms, profile["ref_runtime_ms"]):
             return _failed(result, "tampering", "the reported runtime is not a positive number")
         result.ref_runtime_ms = profile["ref_runtime_ms"]
         result.speedup = result.ref_runtime_ms / result.runtime_ms
-        if not math.isfinite(result.speedup):  # a denormal runtime: an Infinity strict JSON refuses
-            return _failed(result, "tampering", "the reported runtime is not a positive number")
         if profile.get("launch_bound"):
             result.notes = [n for n in result.notes if not n.startswith(LAUNCH_BOUND_NOTE)] + [
                 f"{LAUNCH_BOUND_NOTE} eager PyTorch's {result.ref_runtime_ms:.4g} ms is mostly its "
@@ -106,9 +104,12 @@ def _timed_on_a_gpu(profile: dict) -> bool:
     return profile.get("device_name") not in (None, "cpu", "mock")
 
 
-def _positive_finite(value) -> bool:
-    """A usable runtime: NaN passed `<= 0` and made the roofline reward NaN."""
-    return type(value) in (int, float) and math.isfinite(value) and value > 0
+def _usable_runtime(runtime_ms, ref_ms: float) -> bool:
+    """A positive finite runtime whose speedup is finite: NaN passed `<= 0` and made the
+    roofline reward NaN; a denormal one made an infinite speedup (an Infinity strict JSON
+    refuses)."""
+    return (type(runtime_ms) in (int, float) and math.isfinite(runtime_ms) and runtime_ms > 0
+            and math.isfinite(ref_ms / runtime_ms))
 
 
 def _failed(result: EvalResult, error_class: str, feedback: str) -> EvalResult:
