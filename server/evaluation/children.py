@@ -23,6 +23,7 @@ import tempfile
 import time
 import traceback
 
+from . import confinement
 from .feedback import type_name
 from .protocol import EvalRequest
 from .stages import CORRECTNESS, TIMED, TIMING
@@ -96,7 +97,9 @@ def _child_main(job, write_fd: int, workdir: str, keep: tuple = (), token: str =
     resource.setrlimit(resource.RLIMIT_FSIZE, (CHILD_LOG_BYTES, CHILD_LOG_BYTES))
     os.chdir(workdir)
     os.environ["TMPDIR"] = workdir
+    tempfile.tempdir = workdir  # else tempfile's default stays the host's folder, cached before the fork
     os.environ["TORCH_EXTENSIONS_DIR"] = os.path.join(workdir, "torch_extensions")
+    os.environ["USE_PYTORCH_KERNEL_CACHE"] = "0"  # torch's on-disk kernel cache: shared, and not ours
     sys.stdout = _CappedText(open(1, "w", buffering=1, closefd=False))
     sys.stderr = _CappedText(open(2, "w", buffering=1, closefd=False))
     faulthandler.enable(file=sys.stderr)  # a segfault's Python stack lands in the log tail
@@ -109,11 +112,35 @@ def _child_main(job, write_fd: int, workdir: str, keep: tuple = (), token: str =
         send({"event": "timed"} if stage == TIMED else {"event": "stage", "stage": stage})
 
     try:
+        _confine_writes(workdir)
         payload = job(progress)
         send({"event": "done", "payload": payload})
     except BaseException as exc:  # the evaluator's own failure: report it, never hang the host
         send({"event": "error", "traceback": _formatted(exc)[-3000:]})
     os._exit(0)
+
+
+def _confine_writes(workdir: str) -> None:
+    """From here on this process writes files only in its own folder, Triton's cache (its
+    compiles) and /dev (the GPU's device files): see confinement.py. A step whose language is
+    "cuda" narrows this further once its job arrives (`_confine_native`)."""
+    import triton
+
+    shared = triton.knobs.cache.dir
+    os.makedirs(shared, exist_ok=True)
+    confinement.confine([workdir, shared, "/dev"])
+
+
+def _confine_native(workdir: str) -> None:
+    """A CUDA submission's native code runs in this process: Triton's shared cache (compiled
+    kernels and the launchers' shared libraries that later evaluations load) is no longer
+    writable; Triton compiles what this step still needs into the evaluation's own folder."""
+    import triton
+
+    private = os.path.join(workdir, "triton_cache")
+    os.makedirs(private, exist_ok=True)
+    triton.knobs.cache.dir = private
+    confinement.confine([workdir, "/dev"])
 
 
 def _formatted(exc: BaseException) -> str:
@@ -344,6 +371,8 @@ def _await_job(job_r: int, device: str, forked: float, progress):
                 pipe.readline()  # (at its end, "": the host is gone and so is the step)
 
         req = EvalRequest.from_dict(spec["request"])
+        if req.language == "cuda":
+            _confine_native(os.getcwd())
         if spec["kind"] == "profile":
             progress(CORRECTNESS)
             return profile_reference(req, os.getcwd())

@@ -67,7 +67,7 @@ CUDA_FORBIDDEN_TEXT = MappingProxyType({
     # libtorch's files by other names: a mapped file (created if missing), serialization
     "mapallocator": _FILES, "newprocesswideshmhandle": _FILES, "pytorchstream": _FILES,
     "pickle_save": _FILES, "pickle_load": _FILES, "outputarchive": _FILES, "inputarchive": _FILES,
-    "jit::load": _FILES, "caffe2::serialize": _FILES,
+    "jit::load": _FILES, "caffe2::serialize": _FILES, "torch::save": _FILES, "torch::load": _FILES,
     "profiler": PROFILER_REASON, "kineto": PROFILER_REASON, "recordfunction": PROFILER_REASON,
     "record_function": PROFILER_REASON, "callbacks": PROFILER_REASON,
     "/proc": _FILES, "environ": _FILES, "setenv": _FILES, "putenv": _FILES, "getenv": _FILES,

@@ -25,7 +25,7 @@ import sys
 import time
 import traceback
 
-from . import children
+from . import children, confinement
 from .children import STARTUP, ChildOutcome, Spare, describe_death
 from .protocol import EvalRequest, EvalResult
 from .stages import STATIC_CHECK
@@ -202,6 +202,10 @@ def main(argv=None) -> None:
         front_end.prime()
     else:  # the interpreter compiles nothing
         prime_triton()
+    unconfined = confinement.unavailable_reason()
+    if unconfined:
+        print(f"kernel_env worker {args.device}: evaluations' file writes are not confined: "
+              f"{unconfined} (README, threat model)", file=sys.stderr)
     host = Host(args.device, args.spares)
     host.prepare_spare()
     protocol_out.write(json.dumps({"event": "ready", "device": args.device}) + "\n")
