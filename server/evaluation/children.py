@@ -83,7 +83,8 @@ class _CappedText:
         return getattr(self.stream, name)
 
 
-def _child_main(job, write_fd: int, workdir: str, keep: tuple = (), token: str = "") -> None:
+def _child_main(job, write_fd: int, workdir: str, keep: tuple = (), token: str = "",
+                confine: bool = True) -> None:
     """Runs in the forked child: isolate, run the job, report, and leave without cleanup."""
     os.setpgrp()  # the host can kill everything this evaluation starts
     _die_with_parent()
@@ -112,7 +113,8 @@ def _child_main(job, write_fd: int, workdir: str, keep: tuple = (), token: str =
         send({"event": "timed"} if stage == TIMED else {"event": "stage", "stage": stage})
 
     try:
-        _confine_writes(workdir)
+        if confine:  # else the job confines itself (a spare: once its CUDA context exists)
+            _confine_writes(workdir)
         payload = job(progress)
         send({"event": "done", "payload": payload})
     except BaseException as exc:  # the evaluator's own failure: report it, never hang the host
@@ -159,7 +161,7 @@ def _formatted(exc: BaseException) -> str:
 class Child:
     """A forked evaluation process: its pid, the pipe it reports on, its scratch directory."""
 
-    def __init__(self, job, keep: tuple = ()):
+    def __init__(self, job, keep: tuple = (), confine: bool = True):
         reap_finished()
         self.workdir = tempfile.mkdtemp(prefix="kernel_env_eval_")
         # Messages without this token are ignored: code that finds the pipe still has to find
@@ -178,7 +180,7 @@ class Child:
         if self.pid == 0:
             os.close(read_fd)
             try:
-                _child_main(job, write_fd, self.workdir, keep, self.token)
+                _child_main(job, write_fd, self.workdir, keep, self.token, confine)
             finally:
                 os._exit(1)
         os.close(write_fd)
@@ -217,7 +219,8 @@ class Spare(Child):
         job_r, job_w = os.pipe()
         forked = time.monotonic()
         try:
-            super().__init__(lambda progress: _await_job(job_r, device, forked, progress), keep=(job_r,))
+            super().__init__(lambda progress: _await_job(job_r, device, forked, progress), keep=(job_r,),
+                             confine=False)
         except OSError:
             os.close(job_w)
             raise
@@ -343,6 +346,8 @@ def _await_job(job_r: int, device: str, forked: float, progress):
 
     dev = torch.device(device)
     failed = _context(dev)  # creates the context; launches nothing
+    if not failed:  # the driver's first use of the device needs what a confined process may not
+        _confine_writes(os.getcwd())  # (on the H200 host: error 304, "OS call failed")
     context_s = time.monotonic() - forked  # CLOCK_MONOTONIC: one clock for all processes
     with os.fdopen(job_r, "rb") as pipe:
         if pipe.readline() != WARM_LINE:  # Spare.send warms first
@@ -362,6 +367,7 @@ def _await_job(job_r: int, device: str, forked: float, progress):
         spec = json.loads(data)
         if failed:  # the step before this one is over now: its memory is being given back
             _context_again(dev, failed)
+            _confine_writes(os.getcwd())
             prewarm(dev)
             ready = time.monotonic()
 
