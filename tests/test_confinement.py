@@ -152,3 +152,22 @@ def test_a_cuda_step_on_the_gpu_builds_and_runs_but_cannot_write_tritons_cache()
     finally:
         ev.close()
     assert result.stage == "scored" and result.correct, f"{result.error_class}: {result.feedback}"
+
+
+def test_the_start_up_trial_confines_and_runs_the_evaluators_kernels():
+    """What the worker host tries once before its spares confine themselves (a driver that
+    needs a refused write turns confinement off for that worker, said on stderr)."""
+    from server.evaluation.children import confinement_works
+
+    assert confinement_works("cpu") is None
+
+
+def test_a_failed_start_up_trial_says_what_failed(monkeypatch):
+    from server.evaluation import pipeline
+    from server.evaluation.children import confinement_works
+
+    def refused(device):
+        raise OSError(13, "Permission denied: the driver's write")
+
+    monkeypatch.setattr(pipeline, "prewarm", refused)
+    assert "the driver's write" in confinement_works("cpu")

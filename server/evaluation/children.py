@@ -122,10 +122,15 @@ def _child_main(job, write_fd: int, workdir: str, keep: tuple = (), token: str =
     os._exit(0)
 
 
+CONFINING = {"on": True}  # off when the worker host's start-up trial (confinement_works) failed
+
+
 def _confine_writes(workdir: str) -> None:
     """From here on this process writes files only in its own folder, Triton's cache (its
     compiles) and /dev (the GPU's device files): see confinement.py. A step whose language is
     "cuda" narrows this further once its job arrives (`_confine_native`)."""
+    if not CONFINING["on"]:
+        return
     import triton
 
     shared = triton.knobs.cache.dir
@@ -137,6 +142,8 @@ def _confine_native(workdir: str) -> None:
     """A CUDA submission's native code runs in this process: Triton's shared cache (compiled
     kernels and the launchers' shared libraries that later evaluations load) is no longer
     writable; Triton compiles what this step still needs into the evaluation's own folder."""
+    if not CONFINING["on"]:
+        return
     import triton
 
     private = os.path.join(workdir, "triton_cache")
@@ -201,6 +208,34 @@ class Child:
         os.close(self.read_fd)
         _kill_group(self.pid)
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def confinement_works(device: str) -> str | None:
+    """Try, once, in a process of its own, what a spare does: make the CUDA context, confine
+    the writes, run the evaluator's kernels. None if it all worked; else what failed, and the
+    worker's evaluations run unconfined (a driver that needs a write the confinement refuses
+    must not turn every step into an internal error)."""
+    def trial(progress):
+        import torch
+
+        from .pipeline import prewarm
+
+        dev = torch.device(device)
+        failed = _context(dev)
+        if failed:
+            return f"no CUDA context: {failed}"
+        _confine_writes(os.getcwd())
+        prewarm(dev)
+        return "ok"
+
+    limits = {STARTUP: STARTUP_LIMIT_S}
+    outcome = Child(trial, confine=False).watch(STARTUP, limits, 64.0)
+    if outcome.payload == "ok":
+        return None
+    if isinstance(outcome.payload, str):
+        return outcome.payload
+    errors = [m.get("traceback", "") for m in outcome.messages if m.get("event") == "error"]
+    return errors[0][-600:] if errors else describe_death(outcome, limits)[1]
 
 
 def run_in_child(job, first_stage: str, timeouts: dict, memory_limit_gb: float) -> ChildOutcome:

@@ -202,8 +202,9 @@ def main(argv=None) -> None:
         front_end.prime()
     else:  # the interpreter compiles nothing
         prime_triton()
-    unconfined = confinement.unavailable_reason()
+    unconfined = confinement.unavailable_reason() or children.confinement_works(args.device)
     if unconfined:
+        children.CONFINING["on"] = False
         print(f"kernel_env worker {args.device}: evaluations' file writes are not confined: "
               f"{unconfined} (README, threat model)", file=sys.stderr)
     host = Host(args.device, args.spares)
