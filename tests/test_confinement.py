@@ -131,9 +131,12 @@ def test_the_workers_evaluation_processes_are_confined(tmp_path):
     assert not outside.exists()
 
 
-# Where the task's module runs in a CUDA step (after `_confine_native`): Triton's shared cache.
-IN_TRITONS_CACHE = ("__import__('os').path.join(__import__('triton').knobs.cache.dir, "
-                    f"'kernel_env_probe_{uuid.uuid4().hex}')")
+def _in_tritons_shared_cache() -> str:
+    """Triton's shared cache as the worker host's processes see it (same environment as this
+    one), resolved here: in a CUDA step `triton.knobs.cache.dir` already names the step's own."""
+    import triton
+
+    return repr(os.path.join(triton.knobs.cache.dir, f"kernel_env_probe_{uuid.uuid4().hex}"))
 
 
 @pytest.mark.gpu
@@ -147,7 +150,7 @@ def test_a_cuda_step_on_the_gpu_builds_and_runs_but_cannot_write_tritons_cache()
     ev.pool.start(background=False)
     try:
         result = ev.evaluate((KERNELS / "cuda" / "relu_cuda.py").read_text(),
-                             RELU.replace("{path}", IN_TRITONS_CACHE), task_id="confined/relu_cuda",
+                             RELU.replace("{path}", _in_tritons_shared_cache()), task_id="confined/relu_cuda",
                              language="cuda")
     finally:
         ev.close()
