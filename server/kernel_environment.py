@@ -7,6 +7,8 @@ evaluator (the worker pool), turns the result into an observation and logs one J
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import random
 import time
 import uuid
@@ -46,6 +48,7 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
         self._state = KernelState(max_turns=self.services.config.max_turns)
         self._task = None
         self._rng = random.Random()
+        self._results: dict[str, tuple[int, EvalResult]] = {}  # this episode's, by submission
 
     @property
     def state(self) -> KernelState:
@@ -106,6 +109,7 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
             turn=0, max_turns=cfg.max_turns,
         )
         self._task, self._source, self._state = task, source, state
+        self._results = {}
         obs = self._observation(stage="ready", problem=problem, feedback=(
             f"task {task.task_id}: submit class ModelNew ({language}); {cfg.max_turns} turns"))
         self.services.log.write(event="reset", episode=self._state.episode_id, task=task.task_id,
@@ -127,8 +131,17 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
         if problem:
             raise EpisodeError(f"{problem} (this turn was not counted)")
         t0 = time.perf_counter()
-        result = self.services.evaluator.evaluate(action.code, self._source, task_id=self._task.task_id,
-                                                  language=self._state.language)
+        key = submission_key(action.code)
+        repeat_of, result = self._results.get(key, (None, None))
+        if result is None:
+            result = self.services.evaluator.evaluate(action.code, self._source,
+                                                      task_id=self._task.task_id,
+                                                      language=self._state.language)
+        else:
+            result = dataclasses.replace(result, feedback=(
+                f"The same submission as turn {repeat_of} (comments and layout aside): its result "
+                "again, not evaluated anew (a re-measurement would only redraw the timing noise). "
+                + result.feedback))
         seconds = time.perf_counter() - t0
         st = self._state
         st.step_count += 1
@@ -139,6 +152,8 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
             st.turn += 1
             st.done = st.turn >= st.max_turns
             st.best_reward = max(st.best_reward, result.reward)
+            if repeat_of is None and result.error_class != "timeout":  # a timeout may be the host's load
+                self._results[key] = (st.turn, result)
         else:
             st.uncounted += 1
             result.feedback += " (the evaluator failed, not your submission: this turn was not counted)"
@@ -148,7 +163,7 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
             event="step", episode=st.episode_id, task=st.task_id, turn=st.turn, stage=result.stage,
             error_class=result.error_class, counted=counted, correct=result.correct, reward=result.reward,
             speedup=result.speedup, runtime_ms=result.runtime_ms, evaluator=self.services.evaluator.name,
-            stage_seconds=result.stage_seconds, seconds=round(seconds, 4))
+            stage_seconds=result.stage_seconds, seconds=round(seconds, 4), repeat_of=repeat_of)
         return obs
 
     def _observation(self, **fields) -> KernelObservation:
@@ -198,3 +213,13 @@ def _valid_episode_id(value) -> bool:
 
 def _split_of(tasks: TaskStore, task_id: str) -> str:
     return next(s for s in SPLITS if task_id in tasks.ids(s))
+
+
+def submission_key(code: str) -> str:
+    """What a submission is, comments and layout aside: resubmitting a kernel unchanged (or
+    re-spaced) returns its earlier result, so an episode's best reward cannot be raised by
+    redrawing the timing noise of the same code."""
+    try:
+        return ast.dump(ast.parse(code))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return code

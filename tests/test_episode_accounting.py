@@ -52,7 +52,7 @@ def test_a_reset_that_fails_leaves_the_episode_as_it_was(env):
     session, services, root = env
     session.reset(task_id=RELU)
     session.step(KernelAction(code=kernel_source("legit", "relu")))
-    session.step(KernelAction(code=kernel_source("legit", "relu")))
+    session.step(KernelAction(code=kernel_source("legit", "relu") + "\nVARIANT = 2\n"))
     assert session.state.done
     (root / f"{SIGMOID}.py").write_bytes(b"\xff\xfe not text")  # unreadable as UTF-8
     with pytest.raises(UnicodeDecodeError):
@@ -83,3 +83,67 @@ def test_a_log_that_cannot_be_written_never_fails_a_step(env, capsys):
     assert obs.error_class == "output_mismatch" and session.state.turn == 1
     said = capsys.readouterr().err
     assert said.count("cannot write eval log records") == 2  # once per place, not per record
+
+
+class NoisyScorer:
+    """Scores every submission correct, each evaluation a little faster than the last: timing
+    noise, which a resubmission of the same code could otherwise redraw."""
+
+    name = "noisy"
+
+    def __init__(self):
+        self.codes = []
+
+    def evaluate(self, code, reference_source, task_id=None, language="triton"):
+        self.codes.append(code)
+        speedup = 1.0 + 0.1 * len(self.codes)
+        return EvalResult(stage="scored", correct=True, reward=speedup, speedup=speedup,
+                          feedback=f"speedup {speedup:.2f}")
+
+
+def test_resubmitting_the_same_kernel_returns_its_result_and_spends_a_turn(env):
+    """Four turns of one kernel (re-spaced, re-commented) evaluate it once: the best reward is
+    its first measurement, not the luckiest of four draws of the noise."""
+    session, services, _ = env
+    services.config, services.evaluator = Config(max_turns=4), NoisyScorer()
+    session.reset(task_id=RELU)
+    code = kernel_source("legit", "relu")
+    same = [code, "# tuned\n" + code.replace("\n\n", "\n\n\n"), code + "\n# again\n"]
+    observations = [session.step(KernelAction(code=c)) for c in same]
+    assert services.evaluator.codes == [code]
+    assert [o.reward for o in observations] == [1.1, 1.1, 1.1]
+    assert [o.turn for o in observations] == [1, 2, 3] and session.state.best_reward == 1.1
+    assert "same submission as turn 1" in observations[1].feedback
+    assert observations[1].feedback.endswith("speedup 1.10")
+    changed = session.step(KernelAction(code=code.replace("BLOCK", "BLOCK_SIZE")))
+    assert changed.reward == 1.2 and len(services.evaluator.codes) == 2 and session.state.done
+    assert "same submission" not in changed.feedback
+
+
+def test_a_new_episode_evaluates_a_kernel_seen_in_the_last_one(env):
+    session, services, _ = env
+    services.evaluator = NoisyScorer()
+    code = kernel_source("legit", "relu")
+    for _ in range(2):
+        session.reset(task_id=RELU)
+        assert "same submission" not in session.step(KernelAction(code=code)).feedback
+    assert len(services.evaluator.codes) == 2
+
+
+def test_a_timed_out_submission_is_evaluated_again_when_resubmitted(env):
+    """A timeout can be the host's load, not the kernel: it is not kept."""
+    session, services, _ = env
+    calls = []
+
+    class TimesOut:
+        name = "times-out"
+
+        def evaluate(self, code, reference_source, task_id=None, language="triton"):
+            calls.append(code)
+            return EvalResult(stage="timing", error_class="timeout", feedback="timed out")
+
+    services.evaluator = TimesOut()
+    session.reset(task_id=RELU)
+    for _ in range(2):
+        session.step(KernelAction(code=kernel_source("legit", "relu")))
+    assert len(calls) == 2
