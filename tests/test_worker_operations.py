@@ -18,7 +18,8 @@ import triton
 import triton.language as tl
 
 from server.evaluation.guard import (
-    ALLOWED_OP_NAMES, ARITHMETIC, CALLBACK, DTYPE, OFF_DEVICE, SCALAR, UNDISPATCHED, DispatchGuard,
+    ALLOWED_OP_NAMES, ARITHMETIC, BOOL_BYTES, CALLBACK, DTYPE, MATH_BITS, OFF_DEVICE, SCALAR,
+    UNDISPATCHED, DispatchGuard,
     ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks, reset_autotune_record)
 
 needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
@@ -184,6 +185,59 @@ def test_cpu_evaluator_refuses_constructors_given_tensors_in_a_list(fn):
     assert caught.value.reason == SCALAR and "given tensors in a list" in str(caught.value)
     # plain numbers still make constants in forward
     assert _run(lambda x: (torch.tensor([1.0, 2.0]), x.new_tensor([[1, 2]]))).violation is None
+
+
+def _negated(n: int, device="cpu") -> torch.Tensor:
+    """A float32 view carrying torch's negative bit, made before the guard (as `__init__`
+    could): the imaginary parts of a conjugated complex buffer."""
+    return torch.zeros(n, dtype=torch.complex64, device=device).conj().imag
+
+
+# What an allowed copy computes beyond moving bytes (red-team pass 51); each operand is made
+# before the guard is entered, as a submission's `__init__` could.
+WRITTEN_VALUES = {
+    "copy into a negated view": (lambda x: (_negated(24), x.reshape(-1)),
+                                 lambda neg, flat: neg.copy_(flat), MATH_BITS),
+    "clone of a negated view": (lambda x: (_negated(24),), lambda neg: neg.clone(), MATH_BITS),
+    "contiguous of a negated view": (lambda x: (_negated(48)[::2],),
+                                     lambda neg: neg.contiguous(), MATH_BITS),
+    "cat of a negated view": (lambda x: (_negated(24),), lambda neg: torch.cat([neg, neg]),
+                              MATH_BITS),
+    "clone of a conjugated view": (lambda x: (torch.zeros(4, dtype=torch.complex64).conj(),),
+                                   lambda c: c.clone(), MATH_BITS),
+    "copy of a bool view of floats": (lambda x: (x.view(torch.bool), torch.empty(4, 24, dtype=torch.bool)),
+                                      lambda b, out: out.copy_(b), BOOL_BYTES),
+    "clone of a bool view of bytes": (
+        lambda x: (torch.tensor([0, 1, 7, 0], dtype=torch.uint8).view(torch.bool),),
+        lambda b: b.clone(), BOOL_BYTES),
+    "fill_ from a 0-d tensor of another dtype": (
+        lambda x: (torch.empty(3, dtype=torch.int32), x[0, 0]),
+        lambda out, v: out[0].fill_(v), DTYPE),
+}
+
+
+@pytest.mark.parametrize("made, fn, reason", WRITTEN_VALUES.values(), ids=WRITTEN_VALUES.keys())
+def test_copies_that_compute_are_refused(made, fn, reason):
+    operands = made(torch.randn(4, 6))
+    with pytest.raises(ForbiddenOperation) as caught, DispatchGuard("cpu"):
+        fn(*operands)
+    assert caught.value.reason == reason
+
+
+def test_copies_of_plain_bool_and_same_dtype_fills_are_allowed():
+    """What honest kernels do: copy a bool mask their kernel wrote (bytes 0 and 1), fill from
+    a 0-d tensor of the same dtype, copy a view whose lazy bits are resolved."""
+    mask = torch.tensor([0, 1, 1, 0], dtype=torch.uint8).view(torch.bool)
+    out, value = torch.empty(3), torch.tensor(2.5)
+    resolved = _negated(8).resolve_neg()
+    guard = DispatchGuard("cpu")
+    with guard:
+        mask.clone()
+        torch.empty(4, dtype=torch.bool).copy_(mask)
+        torch.cat([mask, mask])
+        out.fill_(value)
+        resolved.clone()
+    assert guard.violation is None
 
 
 def test_every_allowed_name_is_an_aten_op():

@@ -52,6 +52,8 @@ KERNEL_ARG = "not a plain tensor or scalar"
 SUBCLASS = "tensor subclass"
 CALLBACK = "your code called back from inside torch"
 UNDISPATCHED = "dispatch switched off"
+MATH_BITS = "lazy negation or conjugation"
+BOOL_BYTES = "bool bytes other than 0 and 1"
 
 _ALLOWED_HERE = ("Inside forward only allocations, views/reshapes/permutes/contiguous and "
                  "device-local copies are allowed")
@@ -63,6 +65,12 @@ HINTS = {
                 f"printing, storages or raw pointers). {_ALLOWED_HERE}; compute in your Triton "
                 f"kernel.",
     DTYPE: "dtype conversion is computation; do it in your kernel.",
+    MATH_BITS: "A tensor carrying torch's lazy negation or conjugation bit (from .conj(), the "
+               ".imag of a conjugate, torch._neg_view) makes a copy write -x or conj(x): "
+               "arithmetic. Use plain tensors; compute in your kernel.",
+    BOOL_BYTES: "Copying a bool tensor whose bytes are not all 0 or 1 (a bool view of other "
+                "memory) turns each byte into 0 or 1: a comparison (x != 0) by another name. "
+                "Store 0 or 1 into bool tensors from your kernel.",
     KERNEL_ARG: "Pass your kernels plain tensors (no attributes of their own), plain Python "
                 "scalars and tuples of them, and your own @triton.jit functions, not lists or "
                 "objects that imitate them (an enum member or an int subclass: pass int(value)).",
@@ -190,19 +198,51 @@ def _transfer_reason(device_type: str, src: torch.Tensor, device, dtype) -> str 
     return DTYPE if dtype != src.dtype else None
 
 
+def _written_values_reason(tensors) -> str | None:
+    """What a copy computes beyond moving bytes (red-team pass 51): a tensor with torch's lazy
+    negation or conjugation bit makes it write -x or conj(x) (one made in `__init__`, where no
+    dispatch check runs, from a complex buffer's `.conj().imag`), and a bool source holding
+    bytes other than 0 and 1 (a bool view of the input) comes out as `x != 0`. The bytes are
+    read only where a bool tensor is copied, which honest kernels seldom do."""
+    tensors = tuple(tensors)
+    for t in tensors:
+        if t.is_neg() or t.is_conj():
+            return MATH_BITS
+    for t in tensors:
+        if t.dtype is torch.bool and t.numel():
+            with _paused():
+                if bool((t.view(torch.uint8) > 1).any()):
+                    return BOOL_BYTES
+    return None
+
+
 def _copy_rule(device_type, args, kwargs):
     dst, src = args[0], args[1]
-    return _transfer_reason(device_type, src, dst.device, dst.dtype)
+    return _transfer_reason(device_type, src, dst.device, dst.dtype) or (
+        _written_values_reason((dst, src)))
 
 
 def _to_copy_rule(device_type, args, kwargs):
     src = args[0]
     return _transfer_reason(device_type, src, kwargs.get("device") or src.device,
-                            kwargs.get("dtype") or src.dtype)
+                            kwargs.get("dtype") or src.dtype) or _written_values_reason((src,))
 
 
 def _allowed_rule(device_type, args, kwargs):
     return None
+
+
+def _cloned_rule(device_type, args, kwargs):
+    return _written_values_reason(_tensors(args, kwargs))
+
+
+def _filled_rule(device_type, args, kwargs):
+    """fill_ with a 0-d tensor converts it to the filled tensor's dtype (red-team pass 51:
+    an int32 element filled from a float32 one, element by element)."""
+    value = args[1] if len(args) > 1 else None
+    if isinstance(value, torch.Tensor) and value.dtype != args[0].dtype:
+        return DTYPE
+    return _written_values_reason(_tensors(args, kwargs))
 
 
 def _joined_rule(device_type, args, kwargs):
@@ -212,11 +252,12 @@ def _joined_rule(device_type, args, kwargs):
     dtypes = {t.dtype for t in parts if isinstance(t, torch.Tensor)}
     if isinstance(out, torch.Tensor):
         dtypes.add(out.dtype)
-    return DTYPE if len(dtypes) > 1 else None
+    return DTYPE if len(dtypes) > 1 else _written_values_reason(_tensors(args, kwargs))
 
 
 _CONDITIONAL = {torch.ops.aten.copy_: _copy_rule, torch.ops.aten._to_copy: _to_copy_rule,
-                torch.ops.aten.cat: _joined_rule, torch.ops.aten.stack: _joined_rule}
+                torch.ops.aten.cat: _joined_rule, torch.ops.aten.stack: _joined_rule,
+                torch.ops.aten.clone: _cloned_rule, torch.ops.aten.fill_: _filled_rule}
 _PINNING = _packets(("_pin_memory", "pin_memory"))
 
 
