@@ -230,11 +230,16 @@ def test_copies_of_plain_bool_and_same_dtype_fills_are_allowed():
     mask = torch.tensor([0, 1, 1, 0], dtype=torch.uint8).view(torch.bool)
     out, value = torch.empty(3), torch.tensor(2.5)
     resolved = _negated(8).resolve_neg()
+    def garbage(n=4):  # what an uninitialised bool tensor may hold: its old bytes are overwritten
+        return torch.tensor([5, 9, 3, 200] * (n // 4), dtype=torch.uint8).view(torch.bool)
+    targets = [garbage(), garbage(), garbage(), garbage(8)]
     guard = DispatchGuard("cpu")
     with guard:
         mask.clone()
-        torch.empty(4, dtype=torch.bool).copy_(mask)
-        torch.cat([mask, mask])
+        targets[0].copy_(mask)
+        targets[1].fill_(True)
+        targets[2].fill_(mask[1])
+        torch.cat([mask, mask], out=targets[3])
         out.fill_(value)
         resolved.clone()
     assert guard.violation is None

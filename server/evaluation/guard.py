@@ -198,17 +198,18 @@ def _transfer_reason(device_type: str, src: torch.Tensor, device, dtype) -> str 
     return DTYPE if dtype != src.dtype else None
 
 
-def _written_values_reason(tensors) -> str | None:
+def _written_values_reason(sources, targets=()) -> str | None:
     """What a copy computes beyond moving bytes (red-team pass 51): a tensor with torch's lazy
-    negation or conjugation bit makes it write -x or conj(x) (one made in `__init__`, where no
-    dispatch check runs, from a complex buffer's `.conj().imag`), and a bool source holding
-    bytes other than 0 and 1 (a bool view of the input) comes out as `x != 0`. The bytes are
-    read only where a bool tensor is copied, which honest kernels seldom do."""
-    tensors = tuple(tensors)
-    for t in tensors:
+    negation or conjugation bit, read or written, makes it write -x or conj(x) (one made in
+    `__init__`, where no dispatch check runs, from a complex buffer's `.conj().imag`), and a
+    bool source holding bytes other than 0 and 1 (a bool view of the input) comes out as
+    `x != 0`. A source's bytes are read only where a bool tensor is copied, which honest
+    kernels seldom do; a target's old bytes do not matter."""
+    sources = tuple(sources)
+    for t in (*sources, *targets):
         if t.is_neg() or t.is_conj():
             return MATH_BITS
-    for t in tensors:
+    for t in sources:
         if t.dtype is torch.bool and t.numel():
             with _paused():
                 if bool((t.view(torch.uint8) > 1).any()):
@@ -219,7 +220,7 @@ def _written_values_reason(tensors) -> str | None:
 def _copy_rule(device_type, args, kwargs):
     dst, src = args[0], args[1]
     return _transfer_reason(device_type, src, dst.device, dst.dtype) or (
-        _written_values_reason((dst, src)))
+        _written_values_reason((src,), (dst,)))
 
 
 def _to_copy_rule(device_type, args, kwargs):
@@ -239,10 +240,12 @@ def _cloned_rule(device_type, args, kwargs):
 def _filled_rule(device_type, args, kwargs):
     """fill_ with a 0-d tensor converts it to the filled tensor's dtype (red-team pass 51:
     an int32 element filled from a float32 one, element by element)."""
-    value = args[1] if len(args) > 1 else None
-    if isinstance(value, torch.Tensor) and value.dtype != args[0].dtype:
+    target, value = args[0], (args[1] if len(args) > 1 else None)
+    if not isinstance(value, torch.Tensor):
+        return _written_values_reason((), (target,))
+    if value.dtype != target.dtype:
         return DTYPE
-    return _written_values_reason(_tensors(args, kwargs))
+    return _written_values_reason((value,), (target,))
 
 
 def _joined_rule(device_type, args, kwargs):
@@ -252,7 +255,10 @@ def _joined_rule(device_type, args, kwargs):
     dtypes = {t.dtype for t in parts if isinstance(t, torch.Tensor)}
     if isinstance(out, torch.Tensor):
         dtypes.add(out.dtype)
-    return DTYPE if len(dtypes) > 1 else _written_values_reason(_tensors(args, kwargs))
+    if len(dtypes) > 1:
+        return DTYPE
+    return _written_values_reason((t for t in parts if isinstance(t, torch.Tensor)),
+                                  (out,) if isinstance(out, torch.Tensor) else ())
 
 
 _CONDITIONAL = {torch.ops.aten.copy_: _copy_rule, torch.ops.aten._to_copy: _to_copy_rule,
