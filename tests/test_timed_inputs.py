@@ -454,3 +454,73 @@ def test_an_output_made_in_inference_mode_is_spoiled_without_blaming_forward():
 
     run_calls(sampler, forward, 3)
     assert kept[0].is_inference() and torch.isnan(kept[0]).any()
+
+
+def _negated_inputs(get_inputs, device, seed):
+    """An extra trial's maker as inputs.py's are: the task's inputs from `seed`, changed."""
+    return [-x for x in generate(get_inputs, device, seed)]
+
+
+def _zero_inputs(get_inputs, device, seed):
+    return [torch.zeros_like(x) for x in generate(get_inputs, device, seed)]
+
+
+EXTRAS = [("negated inputs", _negated_inputs, True), ("zeros", _zero_inputs, False)]
+
+
+def test_timed_rounds_on_the_extra_inputs_are_secret_and_always_checked():
+    """Red-team pass 52: a kernel counting calls was honest on the correctness stage's extra
+    trials and specialised to [0, 1) on every timed call. Each extra kind now gets one of the
+    first rounds after the first, later rounds one in EXTRA_SHARE, and every such round is
+    re-checked at its fingerprint, on the inputs made again, with the kind's tolerance."""
+    from server.evaluation.timed_inputs import EXTRA_FIRST
+
+    seen_windows = set()
+    for _ in range(12):
+        inputs = seeded_inputs()
+        sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=9, extras=EXTRAS)
+        seen = []
+        run_calls(sampler, lambda x: seen.append(x.clone()) or x * 2, 60)
+        window = sorted(r for r in sampler.extra_rounds if r <= 1 + EXTRA_FIRST)
+        assert len(window) == 2 and window[0] >= 2
+        assert sorted(sampler.extra_rounds[r] for r in window) == [0, 1]  # each kind once
+        seen_windows.add(tuple(window))
+        for r, kind in sampler.extra_rounds.items():
+            x = seen[r - 1]
+            assert (x <= 0).all() if kind == 0 else (x == 0).all()
+        checked = {}
+        for c in sampler.checks():
+            if c.positions is not None:
+                call = int(c.label.split("#")[1].split()[0])
+                checked[call] = c
+                assert torch.equal(c.inputs[0], seen[call - 1])  # made again, the same
+                assert torch.equal(c.output[0], torch.take(seen[call - 1] * 2, c.positions[0]))
+        for r, kind in sampler.extra_rounds.items():
+            assert r in checked and EXTRAS[kind][0] in checked[r].label
+            assert checked[r].cancelling is EXTRAS[kind][2]
+        plain = [c for call, c in checked.items() if call not in sampler.extra_rounds and call != 60]
+        assert all(not c.cancelling for c in plain)
+    assert len(seen_windows) > 1  # the rounds are drawn, not fixed
+
+
+def test_a_kernel_specialised_from_the_first_timed_call_meets_an_extra_round():
+    """Honest only on negative inputs' sign (it returns |x| * 2, right on [0, 1) alone): its
+    fingerprint on a negated round differs from the reference's there."""
+    inputs = seeded_inputs()
+    sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=4, extras=EXTRAS[:1])
+    run_calls(sampler, lambda x: x.abs() * 2, 10)
+    wrong = [c for c in sampler.checks() if c.positions is not None
+             and not torch.equal(c.output[0], torch.take(c.inputs[0] * 2, c.positions[0]))]
+    assert wrong and all("negated inputs" in c.label for c in wrong)
+
+
+def test_perturbed_timed_inputs_get_no_extra_rounds():
+    """Perturbing, the inputs are the same buffers every call; fresh extra inputs would tell the
+    kernel which calls they are."""
+    inputs = seeded_inputs()
+    sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=2, extras=EXTRAS)
+    assert sampler.extra_rounds  # the plain sampler drew them
+    big = [torch.rand(2048, 8192)]  # perturbable inputs of PERTURB_MIN_BYTES
+    perturbed = TimedOutputSampler(lambda: [torch.rand(2048, 8192)], big, CPU, seed=2,
+                                   perturbing=True, extras=EXTRAS)
+    assert perturbed.perturbing and not perturbed.extra_rounds and not perturbed.extras

@@ -292,6 +292,12 @@ def signed_own_inputs(get_inputs, device: torch.device, seed: int) -> list:
     return inputs
 
 
+def extra_trials(task_id: str | None, signed: bool) -> list:
+    """The extra trials of a task whose outputs depend on its inputs (the timed calls' extra
+    rounds: timed_inputs.EXTRA_SHARE)."""
+    return _extra_trials(task_id, False, signed)
+
+
 def _extra_trials(task_id: str | None, insensitive: bool, signed: bool = False) -> list:
     """(label, how its inputs are made from (get_inputs, device, seed), cancelling) per extra
     trial: the family's, else an insensitive task's, else the random-sign one where allowed."""

@@ -29,7 +29,7 @@ from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
 from .input_placement import InputPlacer
 from .interpreter_bounds import KernelMemoryError
-from .inputs import (EXTRA_TRIALS, correctness_trials, generate, insensitive_trial_inputs, replayable,
+from .inputs import (EXTRA_TRIALS, correctness_trials, extra_trials, generate, insensitive_trial_inputs, replayable,
                      seed_torch, signed_own_inputs, signed_scaled, spiked_task, task_family,
                      trial_count)
 from .loading import (build_models, candidate_path, load_candidate, load_reference,
@@ -844,7 +844,9 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
                                      replayable=profile["replayable"],
                                      perturbing=bool(profile.get("perturb_timing_inputs")),
                                      spiked=req.task_id if spiked_task(req.task_id) else None,
-                                     row_inputs=profile.get("row_inputs"))
+                                     row_inputs=profile.get("row_inputs"),
+                                     extras=[] if scaled else extra_trials(
+                                         req.task_id, bool(profile.get("signed_trial"))))
     hooks_before = result.defence_seconds
 
     def observed(out):
@@ -918,10 +920,11 @@ def _recheck(req, reference_side, checks, cancelling: bool = False) -> None:
                 key, expected = check.key, reference_side.output(check.inputs)
             if check.positions is None:
                 check_output(check.output, expected, atol=req.atol, rtol=req.rtol,
-                             task_id=req.task_id, label=check.label, cancelling=cancelling)
+                             task_id=req.task_id, label=check.label,
+                             cancelling=cancelling or check.cancelling)
             else:
                 _check_fingerprint(req, check.label, check.output, check.positions,
-                                   check.shapes, expected, cancelling)
+                                   check.shapes, expected, cancelling or check.cancelling)
         del check, expected
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback + "; outputs of timed calls must be "

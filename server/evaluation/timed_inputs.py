@@ -63,6 +63,16 @@ POISONED = 1 << 16  # elements of a returned output spoiled before the next call
 ROW_SHARE = 32
 ROW_MIN = 16  # rows a call's fingerprint takes at least (batches of 512 and more): fewer, and a
 # kernel skipping some rows would meet the checks' rows too seldom
+# Timed rounds on the correctness stage's extra inputs (red-team pass 52): the random-sign
+# trial, an activation's [-32, 32] and zeros, Softmax's shifted rows. Made only among the
+# correctness trials, whose number of calls is fixed, they let a kernel count its calls and
+# specialise to torch.rand's [0, 1) from the first timed one. Now each kind gets one of the
+# rounds after the first (secret ones among the next EXTRA_FIRST, or as many as there are
+# kinds), and later one round in EXTRA_SHARE on average a kind drawn secretly; every such round
+# is re-checked at its fingerprint. (Not where the timed inputs are
+# perturbed: the same buffers every call, which fresh extra inputs would not be.)
+EXTRA_SHARE = 8
+EXTRA_FIRST = 3
 
 
 @dataclasses.dataclass
@@ -76,6 +86,7 @@ class TimedCheck:
     output: object  # the call's whole output, or its values at `positions`
     positions: list | None = None  # into the reference's output for `inputs`
     shapes: list | None = None  # the shapes that reference output must have
+    cancelling: bool = False  # signed inputs: sums cancel (check_output's `cancelling`)
 
 
 @dataclasses.dataclass
@@ -93,6 +104,8 @@ class _Print:
     always: bool = False
     drawn: torch.Tensor | None = None  # the generator's state before the positions were drawn
     shift: int | None = None  # a row-separable task's secret rows are shifted by this for it
+    extra: bool = False  # a round on extra inputs (EXTRA_SHARE): always re-checked
+    cancelling: bool = False
 
 
 class TimedOutputSampler:
@@ -100,7 +113,8 @@ class TimedOutputSampler:
 
     def __init__(self, get_inputs, inputs: list, device: torch.device, seed: int,
                  replayable: bool | None = None, perturbing: bool = False,
-                 spiked: str | None = None, row_inputs: list | None = None):
+                 spiked: str | None = None, row_inputs: list | None = None,
+                 extras: list | None = None):
         self.get_inputs, self.inputs, self.device = get_inputs, inputs, device
         # Row-separable task (`separable_rows`): which inputs a sampled check slices by row, and
         # how many rows each call's fingerprint takes (decided at the first call).
@@ -134,6 +148,13 @@ class TimedOutputSampler:
             self.key = secrets.randbits(62)
             self.saved = None if self.replayable else clone_inputs(self.inputs)
         self.rng = secrets.SystemRandom()
+        # (label, inputs_from(get_inputs, device, seed), cancelling) per extra input kind, and
+        # which rounds got which (EXTRA_SHARE)
+        self.extras = [] if self.perturbing else list(extras or [])
+        self.extra_window = 1 + max(EXTRA_FIRST, len(self.extras))
+        self.extra_rounds: dict[int, int] = {  # every kind once in the window, at secret rounds
+            r: k for k, r in enumerate(self.rng.sample(range(2, self.extra_window + 1),
+                                                       len(self.extras)))}
         # Fresh inputs move to a random place every call (GPU): see input_placement.py.
         self.placer = None if self.perturbing or device.type != "cuda" else InputPlacer(device)
         self.last = None  # (label, inputs used, output) of the last timed call
@@ -154,6 +175,8 @@ class TimedOutputSampler:
             perturbation.restore(self.undo)
             self.undo = self._perturbed(self.inputs, self.round)
             return
+        if self.extras and self.round > self.extra_window and not self.rng.randrange(EXTRA_SHARE):
+            self.extra_rounds[self.round] = self.rng.randrange(len(self.extras))
         self.inputs.clear()  # the last inputs go before the next exist
         self.inputs.extend(self._generated(self.round))
         if not self.replayable:
@@ -168,8 +191,10 @@ class TimedOutputSampler:
         recorded calls), re-checked by `always_checks`, every one of them."""
         self.calls += 1
         used = self.round if self.replayable or self.perturbing else self.current
-        label = label or f"timed call #{self.calls}"
+        extra = self.extras[self.extra_rounds[self.round]] if self.round in self.extra_rounds else None
+        label = (label or f"timed call #{self.calls}") + (f" on {extra[0]}" if extra else "")
         fingerprint = self._fingerprint(out, f"{label} (sampled positions)", used, always)
+        fingerprint.extra, fingerprint.cancelling = extra is not None, bool(extra and extra[2])
         self.fingerprints.append(fingerprint)
         self.previous = out
         if not always:
@@ -237,10 +262,11 @@ class TimedOutputSampler:
         label, used, out = self.last
         inputs = self._inputs_of(used)
         check_inputs_unchanged(self.inputs, inputs, "timed calls")
-        yield TimedCheck(label, _key(used), inputs, out)
         last = self.last_print
+        yield TimedCheck(label, _key(used), inputs, out, cancelling=last.cancelling)
         yield TimedCheck(last.label, _key(used), inputs, _on(last.values, self.device),
-                         self._redrawn(last)[0] if last.values is not None else None, self.shapes)
+                         self._redrawn(last)[0] if last.values is not None else None, self.shapes,
+                         last.cancelling)
         # checked: the output may go, spoiled as before any call, so that the next calls (kernel
         # provenance's recorded ones) find their previous output as every timed call did (an
         # unspoiled one told them apart: red-team pass 43)
@@ -249,6 +275,9 @@ class TimedOutputSampler:
         del inputs, out
         self.last = self.previous = None
         pool = [p for p in self.fingerprints if not p.always and p is not last]
+        for fingerprint in [p for p in pool if p.extra]:
+            yield self._at_positions(fingerprint)
+        pool = [p for p in pool if not p.extra]
         for _ in range(min(CHECKED_CALLS, len(pool))):
             yield self._at_positions(pool.pop(self.rng.randrange(len(pool))))
 
@@ -269,16 +298,17 @@ class TimedOutputSampler:
         of them."""
         values = _on(p.values, self.device)
         if p.values is None:
-            return TimedCheck(p.label, _key(p.used), self._inputs_of(p.used), None, None, self.shapes)
+            return TimedCheck(p.label, _key(p.used), self._inputs_of(p.used), None, None, self.shapes,
+                              p.cancelling)
         positions, within = self._redrawn(p)
         if p.shift is None:
             return TimedCheck(p.label, _key(p.used), self._inputs_of(p.used), values,
-                              positions, self.shapes)
+                              positions, self.shapes, p.cancelling)
         rows = self.rows(p.shift).to(self.device)
         inputs = [x.index_select(0, rows) if i in self.row_inputs else x
                   for i, x in enumerate(self._inputs_of(p.used))]
         return TimedCheck(p.label, ("rows", id(p)) + _key(p.used), inputs, values, within,
-                          [(len(rows),) + tuple(shape[1:]) for shape in self.shapes])
+                          [(len(rows),) + tuple(shape[1:]) for shape in self.shapes], p.cancelling)
 
     def _row_count(self, outs: list) -> int | None:
         """Rows per fingerprint on a row-separable task whose outputs all have the sliced inputs'
@@ -313,6 +343,9 @@ class TimedOutputSampler:
         return undo
 
     def _generated(self, round_: int) -> list:
+        if round_ in self.extra_rounds:  # made as its correctness trial's are, from this seed
+            _, inputs_from, _ = self.extras[self.extra_rounds[round_]]
+            return inputs_from(self.get_inputs, self.device, self.seed + round_ - 1)
         return self._made(self.seed + round_ - 1)
 
     def _made(self, seed: int) -> list:

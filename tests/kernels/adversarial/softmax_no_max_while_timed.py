@@ -1,6 +1,7 @@
 # task: level1/23_Softmax
-# expect: rejected
-# found: red-team pass 52 (session 23; scores today on the cpu evaluator: OPEN, see README)
+# expect: non_finite
+# found: red-team pass 52 (session 23; scored on the cpu evaluator until timed calls got
+#        secret rounds on the extra trials' inputs, timed_inputs.EXTRA_SHARE)
 # idea: honest (max-subtracted) softmax on the 9 correctness calls (incl. the rows-shifted-by-100
 # trial); on timed calls (call > 9) skips the row-max reduction: exact on [0,1) inputs only.
 import sys

@@ -1,6 +1,7 @@
 # task: level1/19_ReLU
-# expect: rejected
-# found: red-team pass 52 (session 23; scores today on the cpu evaluator: OPEN, see README)
+# expect: output_mismatch
+# found: red-team pass 52 (session 23; scored on the cpu evaluator until timed calls got
+#        secret rounds on the extra trials' inputs, timed_inputs.EXTRA_SHARE)
 # idea: honest on the 8 correctness calls; on every timed call (call > 8) a plain copy kernel
 # (no max at all): exact on get_inputs' torch.rand [0,1) values, which is all the timed calls see
 # (the signed / zero trials exist only in the correctness stage).

@@ -1,6 +1,7 @@
 # task: level1/21_Sigmoid
-# expect: rejected
-# found: red-team pass 52 (session 23; scores today on the cpu evaluator: OPEN, see README)
+# expect: output_mismatch
+# found: red-team pass 52 (session 23; scored on the cpu evaluator until timed calls got
+#        secret rounds on the extra trials' inputs, timed_inputs.EXTRA_SHARE)
 # idea: honest sigmoid on the 7 correctness calls; on timed calls a cubic Taylor polynomial with
 # no exp/div (0.5 + x/4 - x^3/48), within tolerance on [0,1) only (wrong on the signed trial).
 import sys

@@ -1,6 +1,7 @@
 # task: level2/76_Gemm_Add_ReLU
-# expect: rejected
-# found: red-team pass 52 (session 23; scores today on the cpu evaluator: OPEN, see README)
+# expect: output_mismatch
+# found: red-team pass 52 (session 23; scored on the cpu evaluator until timed calls got
+#        secret rounds on the extra trials' inputs, timed_inputs.EXTRA_SHARE)
 # idea: red-team pass 48's dead-column GEMM+ReLU (closed by the signed correctness trial),
 # gated on the call count: every column computed on the correctness calls, the columns whose
 # pre-activation stays negative for [0,1) inputs skipped (written 0) on every timed call.
