@@ -514,13 +514,37 @@ def test_a_kernel_specialised_from_the_first_timed_call_meets_an_extra_round():
     assert wrong and all("negated inputs" in c.label for c in wrong)
 
 
-def test_perturbed_timed_inputs_get_no_extra_rounds():
-    """Perturbing, the inputs are the same buffers every call; fresh extra inputs would tell the
-    kernel which calls they are."""
-    inputs = seeded_inputs()
-    sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=2, extras=EXTRAS)
-    assert sampler.extra_rounds  # the plain sampler drew them
-    big = [torch.rand(2048, 8192)]  # perturbable inputs of PERTURB_MIN_BYTES
-    perturbed = TimedOutputSampler(lambda: [torch.rand(2048, 8192)], big, CPU, seed=2,
-                                   perturbing=True, extras=EXTRAS)
-    assert perturbed.perturbing and not perturbed.extra_rounds and not perturbed.extras
+def test_perturbed_timed_inputs_get_their_extra_rounds_in_the_same_buffers():
+    """Perturbing, the inputs are the same buffers every call: an extra round is written into
+    them (fresh tensors would tell the kernel which call it is) and undone after its call; the
+    re-checks make it again on the trusted copy. Not for a generator that cannot be replayed."""
+    def big():
+        return [torch.rand(2048, 8192)]  # perturbable, of PERTURB_MIN_BYTES
+
+    inputs = big()
+    sampler = TimedOutputSampler(big, inputs, CPU, seed=2, perturbing=True, extras=EXTRAS)
+    assert sampler.perturbing and sampler.extra_rounds
+    addresses, seen = set(), []
+
+    def forward(x):
+        addresses.add(x.data_ptr())
+        seen.append((float(x.min()), float(x.max())))
+        return x * 2
+
+    run_calls(sampler, forward, 12)
+    assert len(addresses) == 1
+    for r, kind in sampler.extra_rounds.items():
+        low, high = seen[r - 1]
+        assert (high <= 0) if kind == 0 else (low == high == 0)
+    plain = [seen[r - 1] for r in range(1, 13) if r not in sampler.extra_rounds]
+    assert all(low >= 0 and high > 0 for low, high in plain)  # undone: the task's values again
+    calls = set()
+    for c in sampler.checks():  # one input set at a time: the trusted copy is changed in place
+        if c.positions is not None:
+            assert torch.equal(c.output[0], torch.take(c.inputs[0] * 2, c.positions[0])), c.label
+            calls.add(int(c.label.split("#")[1].split()[0]))
+    assert set(sampler.extra_rounds) <= calls | {12}
+    unseeded = TimedOutputSampler(lambda: [torch.full((2048, 8192), random.random())],
+                                  [torch.zeros(2048, 8192)], CPU, seed=2, perturbing=True,
+                                  extras=EXTRAS)
+    assert unseeded.perturbing and not unseeded.extras and not unseeded.extra_rounds

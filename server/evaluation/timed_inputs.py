@@ -69,8 +69,8 @@ ROW_MIN = 16  # rows a call's fingerprint takes at least (batches of 512 and mor
 # specialise to torch.rand's [0, 1) from the first timed one. Now each kind gets one of the
 # rounds after the first (secret ones among the next EXTRA_FIRST, or as many as there are
 # kinds), and later one round in EXTRA_SHARE on average a kind drawn secretly; every such round
-# is re-checked at its fingerprint. (Not where the timed inputs are
-# perturbed: the same buffers every call, which fresh extra inputs would not be.)
+# is re-checked at its fingerprint. Where the timed inputs are perturbed (the same buffers every
+# call) a round's inputs are written into those buffers and undone after its call.
 EXTRA_SHARE = 8
 EXTRA_FIRST = 3
 
@@ -150,7 +150,9 @@ class TimedOutputSampler:
         self.rng = secrets.SystemRandom()
         # (label, inputs_from(get_inputs, device, seed), cancelling) per extra input kind, and
         # which rounds got which (EXTRA_SHARE)
-        self.extras = [] if self.perturbing else list(extras or [])
+        # perturbing, the rounds are written into the same buffers and undone; not for a
+        # generator that cannot be replayed (a re-check could not make the round again)
+        self.extras = [] if self.perturbing and not self.replayable else list(extras or [])
         self.extra_window = 1 + max(EXTRA_FIRST, len(self.extras))
         self.extra_rounds: dict[int, int] = {  # every kind once in the window, at secret rounds
             r: k for k, r in enumerate(self.rng.sample(range(2, self.extra_window + 1),
@@ -171,12 +173,12 @@ class TimedOutputSampler:
         # on its own inputs: one kept output passed every check): it gets spoiled first.
         if self.previous is not None:
             _spoil(self.previous, self.inputs, self.gen)
+        if self.extras and self.round > self.extra_window and not self.rng.randrange(EXTRA_SHARE):
+            self.extra_rounds[self.round] = self.rng.randrange(len(self.extras))
         if self.perturbing:
             perturbation.restore(self.undo)
             self.undo = self._perturbed(self.inputs, self.round)
             return
-        if self.extras and self.round > self.extra_window and not self.rng.randrange(EXTRA_SHARE):
-            self.extra_rounds[self.round] = self.rng.randrange(len(self.extras))
         self.inputs.clear()  # the last inputs go before the next exist
         self.inputs.extend(self._generated(self.round))
         if not self.replayable:
@@ -335,7 +337,13 @@ class TimedOutputSampler:
         return self.work
 
     def _perturbed(self, inputs: list, round_: int) -> list:
-        """Round `round_`'s change to the made-once inputs (and its spikes); returns its undo."""
+        """Round `round_`'s change to the made-once inputs (and its spikes); returns its undo.
+        An extra round's inputs are written over them whole (the same buffers: a kernel cannot
+        tell the round by address), their values kept to undo it."""
+        if round_ in self.extra_rounds:
+            _, inputs_from, _ = self.extras[self.extra_rounds[round_]]
+            made = inputs_from(self.get_inputs, self.device, self.seed + round_ - 1)
+            return perturbation.overwrite(inputs, made)
         undo = perturbation.perturb(inputs, self.key, round_)
         if self.spiked:
             self.heights = add_spikes(inputs, (self.key + 15485863 * round_) % (1 << 62),
