@@ -753,7 +753,6 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
                     out = _run_candidate(new_model, same, guard, device, trial.label, result)
                     _check_integrity(snap, CORRECTNESS)
                     again = kept
-                    del kept
                 del same
         pristine = trial.regenerate() if replay else saved
         check_inputs_unchanged(trial.inputs, pristine, trial.label)

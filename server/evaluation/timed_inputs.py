@@ -149,9 +149,8 @@ class TimedOutputSampler:
             self.saved = None if self.replayable else clone_inputs(self.inputs)
         self.rng = secrets.SystemRandom()
         # (label, inputs_from(get_inputs, device, seed), cancelling) per extra input kind, and
-        # which rounds got which (EXTRA_SHARE)
-        # perturbing, the rounds are written into the same buffers and undone; not for a
-        # generator that cannot be replayed (a re-check could not make the round again)
+        # which rounds got which (EXTRA_SHARE); none where perturbed inputs come from a generator
+        # that cannot be replayed (a re-check could not make the round again)
         self.extras = [] if self.perturbing and not self.replayable else list(extras or [])
         self.extra_window = 1 + max(EXTRA_FIRST, len(self.extras))
         self.extra_rounds: dict[int, int] = {  # every kind once in the window, at secret rounds
@@ -341,9 +340,7 @@ class TimedOutputSampler:
         An extra round's inputs are written over them whole (the same buffers: a kernel cannot
         tell the round by address), their values kept to undo it."""
         if round_ in self.extra_rounds:
-            _, inputs_from, _ = self.extras[self.extra_rounds[round_]]
-            made = inputs_from(self.get_inputs, self.device, self.seed + round_ - 1)
-            return perturbation.overwrite(inputs, made)
+            return perturbation.overwrite(inputs, self._extra_inputs(round_))
         undo = perturbation.perturb(inputs, self.key, round_)
         if self.spiked:
             self.heights = add_spikes(inputs, (self.key + 15485863 * round_) % (1 << 62),
@@ -351,10 +348,14 @@ class TimedOutputSampler:
         return undo
 
     def _generated(self, round_: int) -> list:
-        if round_ in self.extra_rounds:  # made as its correctness trial's are, from this seed
-            _, inputs_from, _ = self.extras[self.extra_rounds[round_]]
-            return inputs_from(self.get_inputs, self.device, self.seed + round_ - 1)
+        if round_ in self.extra_rounds:
+            return self._extra_inputs(round_)
         return self._made(self.seed + round_ - 1)
+
+    def _extra_inputs(self, round_: int) -> list:
+        """An extra round's inputs, made as its correctness trial's are, from the round's seed."""
+        _, inputs_from, _ = self.extras[self.extra_rounds[round_]]
+        return inputs_from(self.get_inputs, self.device, self.seed + round_ - 1)
 
     def _made(self, seed: int) -> list:
         inputs = generate(self.get_inputs, self.device, seed)
