@@ -174,6 +174,28 @@ def test_the_calls_checked_at_their_positions_are_drawn_uniformly_among_all_but_
     assert all(150 < c < 280 for c in counts[:-1]), counts  # 300 * 5/7 = 214 each
 
 
+def test_a_reservoir_of_calls_is_fingerprinted_and_the_checked_ones_stay_uniform():
+    """Only a reservoir's calls are fingerprinted (the i-th joins with probability
+    RESERVOIR / i), the last one too as it returns when the count is known; the calls checked
+    at their positions are still CHECKED_CALLS drawn uniformly among all but the last."""
+    from server.evaluation.timed_inputs import RESERVOIR
+    calls, counts, taken = 30, [0] * 30, []
+    for _ in range(400):
+        sampler = TimedOutputSampler(seeded_inputs, [], CPU, seed=0)
+        sampler.final = calls
+        run_calls(sampler, lambda x: x * 2, calls)
+        assert sampler.fingerprints[-1].call == calls  # taken at its return
+        assert [p.call for p in sampler.fingerprints][:RESERVOIR] == list(range(1, RESERVOIR + 1))
+        taken.append(len(sampler.fingerprints))
+        drawn = [call_number(c.label) for c in sampler.checks() if c.positions is not None][1:]
+        assert len(set(drawn)) == CHECKED_CALLS and calls not in drawn
+        for call in drawn:
+            counts[call - 1] += 1
+    # RESERVOIR * (1 + H(30) - H(6)) ~ 15 of 30, the last included
+    assert 11 < sum(taken) / len(taken) < 19
+    assert all(35 < c < 110 for c in counts[:-1]), counts  # 400 * 5/29 = 69 each
+
+
 def test_calls_not_checked_in_full_are_checked_at_secret_positions():
     """Dishonest on every call but the last: CHECKED_CALLS other calls, drawn afterwards, are
     compared with the reference at their fingerprint positions."""
@@ -264,6 +286,12 @@ def call_number(label: str) -> int:
     return int(label.split("#")[1].split()[0].rstrip(")"))
 
 
+def print_of(sampler, call: int):
+    """The fingerprint taken of timed call #call."""
+    (fingerprint,) = [p for p in sampler.fingerprints if p.call == call]
+    return fingerprint
+
+
 def test_sampled_checks_of_a_row_separable_task_compute_on_rows_drawn_per_call():
     """Each call's fingerprint lies in 1/ROW_SHARE of the rows, drawn for that call; a sampled
     check's inputs are those rows of the call's inputs, and its positions index their output."""
@@ -282,7 +310,7 @@ def test_sampled_checks_of_a_row_separable_task_compute_on_rows_drawn_per_call()
     assert checked[0][4] == [torch.Size([512, 4])]  # the last call: against the whole output
     assert len(checked) == CHECKED_CALLS + 1
     for label, used, fingerprint, positions, shapes in checked[1:]:
-        rows = sampler.rows(sampler.fingerprints[call_number(label) - 1].shift)
+        rows = sampler.rows(print_of(sampler, call_number(label)).shift)
         assert shapes == [(512 // ROW_SHARE, 4)]
         assert torch.equal(used[0], seen[call_number(label) - 1][rows])
         assert torch.equal(fingerprint[0], torch.take(used[0] * 2, positions[0]))
@@ -404,17 +432,18 @@ def test_calls_observed_after_the_timed_ones_are_each_checked_at_their_positions
 def test_a_calls_rows_are_spread_over_the_batch_and_every_row_can_be_drawn():
     """The secret rows lie one per stretch of the batch; every call shifts them (cyclically) by
     a secret number of rows, kept in increasing order."""
-    sampler = TimedOutputSampler(lambda: [torch.rand(530, 4)], [], CPU, seed=6, row_inputs=[0])
-    run_calls(sampler, lambda x: x * 2, 200)
-    assert sampler.row_count == 16
-    base = sampler.base_host
-    assert all(33 * k <= row < 33 * (k + 1) for k, row in enumerate(base))
     seen = set()
-    for p in sampler.fingerprints:
-        rows = sampler.rows(p.shift).tolist()
-        assert any(rows == sorted((row + shift) % 530 for row in base)
-                   for shift in {(r - base[0]) % 530 for r in rows})
-        seen.update(rows)
+    for seed in range(6):  # ~26 calls of 200 fingerprinted each (the reservoir's)
+        sampler = TimedOutputSampler(lambda: [torch.rand(530, 4)], [], CPU, seed=seed, row_inputs=[0])
+        run_calls(sampler, lambda x: x * 2, 200)
+        assert sampler.row_count == 16
+        base = sampler.base_host
+        assert all(33 * k <= row < 33 * (k + 1) for k, row in enumerate(base))
+        for p in sampler.fingerprints:
+            rows = sampler.rows(p.shift).tolist()
+            assert any(rows == sorted((row + shift) % 530 for row in base)
+                       for shift in {(r - base[0]) % 530 for r in rows})
+            seen.update(rows)
     assert len(seen) > 500
 
 

@@ -39,7 +39,7 @@ from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMED, TIMING, StageFailure
 from .static_check import static_check
 from .timed_inputs import TimedOutputSampler, gather, input_bytes, perturbs, separable_rows
-from .timing import MIN_TRIALS, Hooks, device_only_ms, time_forward, trials_for
+from .timing import MIN_TRIALS, Hooks, device_only_ms, hooked_calls, time_forward, trials_for
 
 # Said on every step of a task whose reference misses its own float64 output (profile_reference)
 UNSTABLE_NOTE = ("this task's reference is numerically unstable: computed in float64 it differs "
@@ -846,6 +846,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
                                      row_inputs=profile.get("row_inputs"),
                                      extras=[] if scaled else extra_trials(
                                          req.task_id, bool(profile.get("signed_trial"))))
+    sampler.final = hooked_calls(device, trials)
     hooks_before = result.defence_seconds
 
     def observed(out):

@@ -7,12 +7,13 @@ stays triangular). Where generating them costs more than a quarter of the refere
 memory-bound task at full size) and the task's profile showed a perturbation visible in the
 output, the inputs are made once and perturbed before every call instead (perturb.py). torch's
 seed is drawn at random again after every generation: `torch.initial_seed()` inside a call tells
-nothing about its inputs or the next call's. Every output is fingerprinted (its values at secret
+nothing about its inputs or the next call's. Outputs are fingerprinted (their values at secret
 positions, drawn once the call has returned and kept on the host with the generator's state that
-draws them again); afterwards the last call is checked against the reference in full, and CHECKED_CALLS
-others, drawn uniformly from an unobservable source, at their positions, on inputs made again
-from their seeds or rounds (generation and perturbation are deterministic), so no call pays for a
-copy of its inputs or its output. On a task whose output rows depend only on the same rows of
+draws them again): a uniform sample of the calls, kept by reservoir sampling (each call joins it
+with a probability decided after it returned); afterwards the last call is checked against the
+reference in full, and CHECKED_CALLS others, drawn uniformly from an unobservable source, at
+their positions, on inputs made again from their seeds or rounds (generation and perturbation
+are deterministic), so no call pays for a copy of its inputs or its output. On a task whose output rows depend only on the same rows of
 some inputs (the profile shows it: `separable_rows`), each call's fingerprint lies in a secret
 1/ROW_SHARE of the rows (one per stretch of the batch, shifted by a secret amount for every
 call), and a sampled call's reference runs on those rows alone.
@@ -51,6 +52,16 @@ PERTURB_MIN_BYTES = 64 << 20
 # a full check cost a copy and a full comparison besides.)
 FINGERPRINTED = 1 << 16
 CHECKED_CALLS = 5
+# Only the checked calls' fingerprints are ever used, and which calls are checked is secret and
+# uniform: so instead of fingerprinting every call (~0.7 ms each, 50-70 ms a full-size step on
+# the H200) a reservoir of RESERVOIR calls is kept, the i-th call joining it (in place of one
+# drawn at random) with probability RESERVOIR / i, decided on the host after the call returned.
+# The reservoir is a uniform sample of all calls whatever the calls do; the last call, checked
+# anyway, is set aside, and CHECKED_CALLS are drawn from the rest: every other call is checked
+# with the same probability as before, and a kernel that could tell a fingerprint was taken
+# learns it only after its call, when each later call's odds are still RESERVOIR / i.
+# ~RESERVOIR * (1 + ln(calls / RESERVOIR)) fingerprints a step: 21 of 77 calls.
+RESERVOIR = CHECKED_CALLS + 1
 POISONED = 1 << 16  # elements of a returned output spoiled before the next call
 # Row-separable tasks (elementwise, row-wise softmax or norms, matmul by A's rows): each call's
 # fingerprint lies in 1/ROW_SHARE of the rows, secret ones (one per stretch of the batch, shifted
@@ -106,6 +117,7 @@ class _Print:
     shift: int | None = None  # a row-separable task's secret rows are shifted by this for it
     extra: bool = False  # a round on extra inputs (EXTRA_SHARE): always re-checked
     cancelling: bool = False
+    call: int = 0  # which call (1 = the first observed)
 
 
 class TimedOutputSampler:
@@ -161,7 +173,12 @@ class TimedOutputSampler:
         self.last = None  # (label, inputs used, output) of the last timed call
         self.last_print = None
         self.previous = None  # the last output observed: spoiled before the next call
-        self.fingerprints: list[_Print] = []
+        self.fingerprints: list[_Print] = []  # every fingerprint taken, in call order
+        self.reservoir: list[_Print] = []  # a uniform sample of the plain timed calls (RESERVOIR)
+        self.plain = 0  # plain timed calls observed (neither extra rounds nor `always`)
+        # How many timed calls there will be (timing.hooked_calls), where the caller knows: the
+        # last is fingerprinted as it returns, in the reservoir or not.
+        self.final: int | None = None
         self.shapes = None
 
     def refresh(self) -> None:
@@ -194,12 +211,29 @@ class TimedOutputSampler:
         used = self.round if self.replayable or self.perturbing else self.current
         extra = self.extras[self.extra_rounds[self.round]] if self.round in self.extra_rounds else None
         label = (label or f"timed call #{self.calls}") + (f" on {extra[0]}" if extra else "")
-        fingerprint = self._fingerprint(out, f"{label} (sampled positions)", used, always)
-        fingerprint.extra, fingerprint.cancelling = extra is not None, bool(extra and extra[2])
-        self.fingerprints.append(fingerprint)
+        fingerprint = None
+        joins = not (always or extra) and self._joins_reservoir()
+        if always or extra or joins or self.calls == self.final:
+            fingerprint = self._fingerprint(out, f"{label} (sampled positions)", used, always)
+            fingerprint.extra, fingerprint.cancelling = extra is not None, bool(extra and extra[2])
+            self.fingerprints.append(fingerprint)
+            if joins:
+                self._keep(fingerprint)
         self.previous = out
-        if not always:
-            self.last, self.last_print = (f"the last timed call ({label})", used, out), fingerprint
+        if not always:  # the last call's fingerprint is taken in checks() if not taken here
+            self.last, self.last_print = (label, used, out), fingerprint
+
+    def _joins_reservoir(self) -> bool:
+        """Whether this plain call joins the reservoir: the first RESERVOIR do, the i-th with
+        probability RESERVOIR / i."""
+        self.plain += 1
+        return self.plain <= RESERVOIR or self.rng.randrange(self.plain) < RESERVOIR
+
+    def _keep(self, fingerprint: _Print) -> None:
+        if len(self.reservoir) < RESERVOIR:
+            self.reservoir.append(fingerprint)
+        else:
+            self.reservoir[self.rng.randrange(RESERVOIR)] = fingerprint
 
     def _fingerprint(self, out, label: str, used, always: bool) -> _Print:
         """The output's values at secret positions, drawn now (the call has returned): anywhere,
@@ -211,12 +245,12 @@ class TimedOutputSampler:
             if self.row_count is not None:
                 self._stratified_rows()
         if outs is None or [o.shape for o in outs] != self.shapes:
-            return _Print(label, used, None, always)
+            return _Print(label, used, None, always, call=self.calls)
         shift = None if self.row_count is None else self.rng.randrange(self.shapes[0][0])
         drawn = self.gen.get_state()
         positions, _ = self._positions_of(self.rows(shift), self.gen)
         values = [gather(o, idx).cpu() for o, idx in zip(outs, positions)]
-        return _Print(label, used, values, always, drawn, shift)
+        return _Print(label, used, values, always, drawn, shift, call=self.calls)
 
     def rows(self, shift: int | None) -> torch.Tensor | None:
         """The secret rows shifted by `shift` (cyclically: every row as likely to be drawn), on
@@ -256,15 +290,19 @@ class TimedOutputSampler:
         """The re-checks of the timed calls, one input set at a time (a set may be rewritten in
         place for the next: use it before asking for the next): first the argument list is shown
         to still hold the last call's inputs (forward may not write them), then the last timed
-        call is checked in full and at its positions, and CHECKED_CALLS calls drawn at random
-        among the others at their positions."""
+        call is checked in full and at its positions, every extra round at its positions, and
+        CHECKED_CALLS plain calls drawn at random among the others (from the reservoir)."""
         if self.last is None:
             return
         label, used, out = self.last
+        last = self.last_print
+        if last is None:  # the count of calls was not known (`final`): fingerprinted now
+            last = self._fingerprint(out, f"{label} (sampled positions)", used, False)
+            self.fingerprints.append(last)
         inputs = self._inputs_of(used)
         check_inputs_unchanged(self.inputs, inputs, "timed calls")
-        last = self.last_print
-        yield TimedCheck(label, _key(used), inputs, out, cancelling=last.cancelling)
+        yield TimedCheck(f"the last timed call ({label})", _key(used), inputs, out,
+                         cancelling=last.cancelling)
         yield TimedCheck(last.label, _key(used), inputs, _on(last.values, self.device),
                          self._redrawn(last)[0] if last.values is not None else None, self.shapes,
                          last.cancelling)
@@ -275,10 +313,9 @@ class TimedOutputSampler:
             _spoil(self.previous, self.inputs, self.gen)
         del inputs, out
         self.last = self.previous = None
-        pool = [p for p in self.fingerprints if not p.always and p is not last]
-        for fingerprint in [p for p in pool if p.extra]:
+        for fingerprint in [p for p in self.fingerprints if p.extra and p is not last]:
             yield self._at_positions(fingerprint)
-        pool = [p for p in pool if not p.extra]
+        pool = [p for p in self.reservoir if p is not last]
         for _ in range(min(CHECKED_CALLS, len(pool))):
             yield self._at_positions(pool.pop(self.rng.randrange(len(pool))))
 

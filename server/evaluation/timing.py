@@ -125,6 +125,14 @@ def time_forward(call: Callable[[], object], device: torch.device, hooks: Hooks 
     return _time_cuda(call, device, hooks, trials)
 
 
+def hooked_calls(device: torch.device, trials: int | None) -> int | None:
+    """How many calls `time_forward` makes, each with its hooks (warm-ups included), for a fixed
+    `trials`; None where the count is not fixed in advance."""
+    if device.type != "cuda":
+        return 1 + CPU_TRIALS
+    return None if trials is None else WARMUP_CALLS + 1 + max(1, min(int(trials), MAX_TRIALS))
+
+
 def trials_for(duration_s: float) -> int:
     """How many trials fit the time budget for calls of this duration."""
     return int(min(MAX_TRIALS, max(MIN_TRIALS, BUDGET_S / max(duration_s, 1e-6))))
