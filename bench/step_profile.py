@@ -54,20 +54,29 @@ WATCHED = [  # (file suffix, function): the evaluator's building blocks
 ]
 
 
-def profile_case(root: Path, task: str, kernel: str, device: str, top: int = 0) -> None:
+def profile_case(root: Path, task: str, kernel: str, device: str, top: int = 0,
+                 provenance: str = "off") -> None:
+    import torch
     code, ref = (LEGIT / kernel).read_text(), (root / f"{task}.py").read_text()
     with tempfile.TemporaryDirectory() as workdir:
         req = EvalRequest(code=code, reference_source=ref, task_id=task, device=device,
-                          input_seed=1234, provenance="off")
+                          input_seed=1234, provenance=provenance)
         profile = profile_reference(req, workdir)
         warm = evaluate_candidate(req, profile, workdir, lambda stage: None)
         if warm.stage != "scored":
             print(f"  not scored: {warm.error_class}: {warm.feedback[:200]}")
             return
+        cuda = torch.device(device).type == "cuda"
+        if cuda:
+            torch.cuda.reset_peak_memory_stats(device)
         profiler = cProfile.Profile()
         profiler.enable()
         result = evaluate_candidate(req, profile, workdir, lambda stage: None)
         profiler.disable()
+    if cuda:  # what one step needs of the device: back-to-back steps need it twice at times
+        print(f"  device memory: peak allocated {torch.cuda.max_memory_allocated(device) / 2**30:.1f} GiB, "
+              f"peak reserved {torch.cuda.max_memory_reserved(device) / 2**30:.1f} GiB "
+              f"(provenance {provenance}; {result.stage}: {result.error_class or 'ok'})")
     print(f"  stages {result.stage_seconds}  candidate {result.candidate_seconds:.3f} s  "
           f"defence {result.defence_seconds:.3f} s  speedup {result.speedup}")
     print("  defence by kind (ms): " + ", ".join(
@@ -92,6 +101,8 @@ def main() -> None:
     parser.add_argument("--kernelbench-dir", type=Path)
     parser.add_argument("--only", help="only the cases with this label (e.g. ReLU)")
     parser.add_argument("--device", default="cuda:0")
+    parser.add_argument("--provenance", default="off", choices=["off", "all"],
+                        help="record the kernels of the profiled step (the server's default: all)")
     parser.add_argument("--top", type=int, default=0,
                         help="also list the N built-in (torch) calls with the most own time")
     args = parser.parse_args()
@@ -101,7 +112,7 @@ def main() -> None:
     for label, task, kernel in CASES:
         if args.only in (None, label):
             print(f"{label} ({'KernelBench' if args.kernelbench_dir else 'bundled'}):", flush=True)
-            profile_case(root, task, kernel, args.device, args.top)
+            profile_case(root, task, kernel, args.device, args.top, args.provenance)
 
 
 if __name__ == "__main__":

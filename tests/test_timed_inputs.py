@@ -545,8 +545,9 @@ def test_a_kernel_specialised_from_the_first_timed_call_meets_an_extra_round():
 
 def test_perturbed_timed_inputs_get_their_extra_rounds_in_the_same_buffers():
     """Perturbing, the inputs are the same buffers every call: an extra round is written into
-    them (fresh tensors would tell the kernel which call it is) and undone after its call; the
-    re-checks make it again on the trusted copy. Not for a generator that cannot be replayed."""
+    them (fresh tensors would tell the kernel which call it is) and undone after its call (the
+    task's inputs made again: no copy held meanwhile); the re-checks make the round's inputs
+    again whole. Not for a generator that cannot be replayed."""
     def big():
         return [torch.rand(2048, 8192)]  # perturbable, of PERTURB_MIN_BYTES
 

@@ -552,6 +552,21 @@ def _kill_group(pid: int) -> None:
     reap_finished()
 
 
+def dying() -> bool:
+    """Whether a killed child is still exiting: its device memory (tens of GiB at KernelBench's
+    full shapes) is released only once the driver has torn its context down."""
+    reap_finished()
+    return bool(_unreaped)
+
+
+def wait_reaped(timeout_s: float) -> bool:
+    """Wait (up to timeout_s) until every killed child has exited; whether they all have."""
+    deadline = time.monotonic() + timeout_s
+    while dying() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return not _unreaped
+
+
 def reap_finished() -> None:
     """Collect the exit of every killed child that has finished dying (no zombies pile up)."""
     for pid in list(_unreaped):

@@ -46,52 +46,61 @@ class Trial:
     cancelling: bool = False
 
 
-def _floats(inputs: list, make: Callable[[torch.Tensor, int], torch.Tensor]) -> list:
-    """Replace every floating tensor input by make(tensor, index); other inputs pass through."""
-    return [make(x, i) if torch.is_tensor(x) and x.is_floating_point() else x
+def _floats(inputs: list, make: Callable[[torch.Tensor, int], torch.Tensor],
+            fresh: bool = False) -> list:
+    """Replace every floating tensor input by make(out, index), which fills `out` in place: a new
+    tensor like the input, or (`fresh`: tensors just allocated for this, contiguous and unshared)
+    the input itself, so a full-size maker costs no second allocation of its size."""
+    return [make(x if fresh else torch.empty_like(x, memory_format=torch.contiguous_format), i)
+            if torch.is_tensor(x) and x.is_floating_point() else x
             for i, x in enumerate(inputs)]
 
 
-# Each maker writes every element of a new tensor like x (x is only a template), in as few passes
-# over memory as it can: at full size a pass is 6 GiB.
-def _signed(x: torch.Tensor, _: int) -> torch.Tensor:
-    return torch.empty_like(x).uniform_(-32.0, 32.0)
+# Each maker fills every element of `out` (a contiguous tensor of the input's shape and dtype) in
+# place and returns it, in as few passes over memory as it can: at full size a pass is 6 GiB.
+def _signed(out: torch.Tensor, _: int) -> torch.Tensor:
+    return out.uniform_(-32.0, 32.0)
 
 
-def _zeros(x: torch.Tensor, _: int) -> torch.Tensor:
-    return torch.zeros_like(x)
+def _zeros(out: torch.Tensor, _: int) -> torch.Tensor:
+    return out.zero_()
 
 
-def _constant(x: torch.Tensor, _: int) -> torch.Tensor:
-    return torch.full_like(x, 0.75)
+def _constant(out: torch.Tensor, _: int) -> torch.Tensor:
+    return out.fill_(0.75)
 
 
-def _row_peaked(x: torch.Tensor, _: int) -> torch.Tensor:
+def _rows(out: torch.Tensor) -> torch.Tensor:
+    return out.view(-1, out.shape[-1]) if out.dim() > 1 else out.view(1, -1)
+
+
+def _row_peaked(out: torch.Tensor, _: int) -> torch.Tensor:
     """Each row peaks at a different column with a different height: row-mixing kernels fail."""
-    rows = x.reshape(-1, x.shape[-1]) if x.dim() > 1 else x.reshape(1, -1)
-    out = torch.rand_like(rows)
-    r = torch.arange(rows.shape[0], device=x.device)
-    out[r, (r * 7919) % rows.shape[1]] = 8.0 + (r % 13).to(x.dtype)
-    return out.reshape(x.shape)
+    rows = _rows(out).uniform_()
+    r = torch.arange(rows.shape[0], device=out.device)
+    rows[r, (r * 7919) % rows.shape[1]] = 8.0 + (r % 13).to(out.dtype)
+    return out
 
 
-def _row_shifted(x: torch.Tensor, _: int) -> torch.Tensor:
+def _row_shifted(out: torch.Tensor, _: int) -> torch.Tensor:
     """[0, 1) values shifted by 100 to 160 per row (softmax is the same after a shift): a softmax
     that does not subtract its row's maximum overflows exp (float32's ends at 88.7) to inf and
     NaN. The other trials stop at 20, where that bug passed (red-team pass 48)."""
-    rows = x.reshape(-1, x.shape[-1]) if x.dim() > 1 else x.reshape(1, -1)
-    shift = 100.0 + 10.0 * (torch.arange(rows.shape[0], device=x.device, dtype=x.dtype) % 7)
-    return torch.rand_like(rows).add_(shift[:, None]).reshape(x.shape)
+    rows = _rows(out)
+    shift = 100.0 + 10.0 * (torch.arange(rows.shape[0], device=out.device, dtype=out.dtype) % 7)
+    rows.uniform_().add_(shift[:, None])
+    return out
 
 
-def _signed_scaled(x: torch.Tensor, i: int) -> torch.Tensor:
+def _signed_scaled(out: torch.Tensor, i: int) -> torch.Tensor:
     scale = 100.0 * (i + 1)
-    return torch.empty_like(x).uniform_(-scale, scale)
+    return out.uniform_(-scale, scale)
 
 
-def _sparse(x: torch.Tensor, _: int) -> torch.Tensor:
-    """About 1% of the elements nonzero, uniform in [-2, 2)."""
-    return torch.empty_like(x).uniform_(-2.0, 2.0).mul_(torch.empty_like(x).bernoulli_(0.01))
+def _sparse(out: torch.Tensor, _: int) -> torch.Tensor:
+    """About 1% of the elements nonzero, uniform in [-2, 2) (the mask a byte an element)."""
+    keep = torch.empty(out.shape, dtype=torch.uint8, device=out.device).bernoulli_(0.01)
+    return out.uniform_(-2.0, 2.0).mul_(keep)
 
 
 SPIKES = 4  # in a task normalised as a whole (Frobenius): four spikes in all
@@ -315,18 +324,19 @@ def _spiked_inputs(get_inputs, device: torch.device, seed: int, task_id: str | N
 
 
 def _extra_inputs(get_inputs, device: torch.device, seed: int, make) -> list:
-    templates = _templates(get_inputs, device, seed)
+    templates, fresh = _templates(get_inputs, device, seed)
     seed_torch(seed)
-    inputs = _floats(templates, make)
+    inputs = _floats(templates, make, fresh)
     _unseed()
     return inputs
 
 
-def _templates(get_inputs, device: torch.device, seed: int) -> list:
+def _templates(get_inputs, device: torch.device, seed: int) -> tuple[list, bool]:
     """The task's inputs as templates for the makers, which use only a floating tensor's shape
     and dtype: generated on the meta device (no data) and allocated, not written, on the
-    device. A generator that needs data (`.item()`, numpy) or makes other tensors (indices,
-    masks: their values matter) runs for real."""
+    device (then the makers fill them: True). A generator that needs data (`.item()`, numpy)
+    or makes other tensors (indices, masks: their values matter) runs for real (False: its
+    tensors may be views or shared, the makers fill new ones)."""
     try:
         seed_torch(seed)
         with torch.device("meta"):
@@ -334,9 +344,9 @@ def _templates(get_inputs, device: torch.device, seed: int) -> list:
     except Exception:
         meta = None
     if meta is None or any(torch.is_tensor(x) and not x.is_floating_point() for x in meta):
-        return generate(get_inputs, device, seed)
+        return generate(get_inputs, device, seed), False
     return [torch.empty(x.shape, dtype=x.dtype, device=device) if torch.is_tensor(x) else x
-            for x in meta]
+            for x in meta], True
 
 
 def replayable(get_inputs, device: torch.device, seed: int) -> bool:

@@ -57,24 +57,9 @@ def one_per_stretch(count: int, stretch: int, device: torch.device,
         torch.randint(0, stretch, (count,), generator=generator, device=device))
 
 
-def overwrite(inputs: list, made: list) -> list:
-    """Write `made` (inputs of the same shapes) over the inputs in place; returns what undoes
-    it: their old values, copied (timed_inputs' extra rounds)."""
-    undo = []
-    for x, new in zip(inputs, made):
-        if torch.is_tensor(x) and x.numel() > 1:
-            flat = x.view(-1)
-            undo.append((flat, None, flat.clone()))
-            flat.copy_(new.reshape(-1))
-    return undo
-
-
 def restore(undo: list) -> None:
     for flat, where, values in reversed(undo):
-        if where is None:  # overwritten whole
-            flat.copy_(values)
-        else:
-            flat.index_copy_(0, where, values)
+        flat.index_copy_(0, where, values)
 
 
 _generators: dict = {}  # host-side state only: a kernel writing device memory cannot reach it

@@ -192,7 +192,10 @@ class TimedOutputSampler:
         if self.extras and self.round > self.extra_window and not self.rng.randrange(EXTRA_SHARE):
             self.extra_rounds[self.round] = self.rng.randrange(len(self.extras))
         if self.perturbing:
-            perturbation.restore(self.undo)
+            if self.undo is _REMADE:  # an extra round's values: the task's inputs made again
+                _write_over(self.inputs, generate(self.get_inputs, self.device, self.origin_seed))
+            else:
+                perturbation.restore(self.undo)
             self.undo = self._perturbed(self.inputs, self.round)
             return
         self.inputs.clear()  # the last inputs go before the next exist
@@ -363,7 +366,7 @@ class TimedOutputSampler:
         the trusted copy changed to that round in place (a few launches, no 6 GiB generation)."""
         if not isinstance(used, int):
             return used
-        if not self.perturbing:
+        if not self.perturbing or used in self.extra_rounds:  # an extra round's: made whole
             return self._generated(used)
         if self.work is None:
             self.work = (generate(self.get_inputs, self.device, self.origin_seed)
@@ -372,12 +375,15 @@ class TimedOutputSampler:
         self.work_undo = self._perturbed(self.work, used)
         return self.work
 
-    def _perturbed(self, inputs: list, round_: int) -> list:
+    def _perturbed(self, inputs: list, round_: int) -> list | object:
         """Round `round_`'s change to the made-once inputs (and its spikes); returns its undo.
         An extra round's inputs are written over them whole (the same buffers: a kernel cannot
-        tell the round by address), their values kept to undo it."""
+        tell the round by address); undone by making the task's inputs again (replayable:
+        extras are off otherwise), which holds no copy of the inputs meanwhile (full-size
+        Frobenius: 7.5 GiB, beside the call's own output and its predecessor's)."""
         if round_ in self.extra_rounds:
-            return perturbation.overwrite(inputs, self._extra_inputs(round_))
+            _write_over(inputs, self._extra_inputs(round_))
+            return _REMADE
         undo = perturbation.perturb(inputs, self.key, round_)
         if self.spiked:
             self.heights = add_spikes(inputs, (self.key + 15485863 * round_) % (1 << 62),
@@ -399,6 +405,18 @@ class TimedOutputSampler:
         if self.spiked:
             self.heights = add_spikes(inputs, seed, self.spiked, self.heights)
         return inputs
+
+
+_REMADE = object()  # the undo of an extra round written over perturbed inputs: make them again
+
+
+def _write_over(inputs: list, made: list) -> None:
+    """Write `made` (inputs of the same shapes) over the inputs in place, one at a time (each
+    made tensor may go once written)."""
+    for k, x in enumerate(inputs):
+        if torch.is_tensor(x):
+            x.copy_(made[k])
+        made[k] = None
 
 
 def _key(used) -> tuple:
