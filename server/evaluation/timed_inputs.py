@@ -192,7 +192,9 @@ class TimedOutputSampler:
         if self.extras and self.round > self.extra_window and not self.rng.randrange(EXTRA_SHARE):
             self.extra_rounds[self.round] = self.rng.randrange(len(self.extras))
         if self.perturbing:
-            if self.undo is _REMADE:  # an extra round's values: the task's inputs made again
+            if self.round in self.extra_rounds:
+                pass  # written over whole: nothing of the last round's change is left
+            elif self.undo is _REMADE:  # an extra round's values: the task's inputs made again
                 _write_over(self.inputs, generate(self.get_inputs, self.device, self.origin_seed))
             else:
                 perturbation.restore(self.undo)
