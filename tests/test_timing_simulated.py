@@ -210,3 +210,16 @@ def test_the_ramp_is_bounded(stream, monkeypatch):
     monkeypatch.setattr(timing, "spin_cycles_per_s", lambda device: stream.wait() or next(rising))
     rate, seconds = timing.ramped_cycles_per_s(torch.device("cpu"))
     assert timing.RAMP_MAX_S <= seconds < timing.RAMP_MAX_S + 0.01 and rate > 1e8
+
+
+@pytest.mark.parametrize("trials", [1, 20, 37])
+def test_the_count_of_hooked_calls_is_known_before_the_first(stream, trials):
+    """The timed-output sampler fingerprints the last timed call as it returns, so it must know
+    in advance how many calls the timing makes (warm-ups included): `hooked_calls`."""
+    seen = []
+    timing._time_cuda(lambda: stream.launch(50e-6), torch.device("cpu"),
+                      timing.Hooks(after=seen.append), trials=trials)
+    assert len(seen) == timing.hooked_calls(torch.device("cuda"), trials)
+    seen.clear()
+    timing.time_forward(lambda: 1, torch.device("cpu"), timing.Hooks(after=seen.append))
+    assert len(seen) == timing.hooked_calls(torch.device("cpu"), None)
