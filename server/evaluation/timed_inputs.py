@@ -13,10 +13,11 @@ draws them again): a uniform sample of the calls, kept by reservoir sampling (ea
 with a probability decided after it returned); afterwards the last call is checked against the
 reference in full, and CHECKED_CALLS others, drawn uniformly from an unobservable source, at
 their positions, on inputs made again from their seeds or rounds (generation and perturbation
-are deterministic), so no call pays for a copy of its inputs or its output. On a task whose output rows depend only on the same rows of
-some inputs (the profile shows it: `separable_rows`), each call's fingerprint lies in a secret
-1/ROW_SHARE of the rows (one per stretch of the batch, shifted by a secret amount for every
-call), and a sampled call's reference runs on those rows alone.
+are deterministic), so no call pays for a copy of its inputs or its output. On a task whose
+output rows depend only on the same rows of some inputs (the profile shows it:
+`separable_rows`), each call's fingerprint lies in a secret 1/ROW_SHARE of the rows (one per
+stretch of the batch, shifted by a secret amount for every call), and a sampled call's
+reference runs on those rows alone.
 """
 
 from __future__ import annotations
