@@ -57,6 +57,8 @@ if [ "$PHASE" = all ] || [ "$PHASE" = bench ]; then
   if [ -n "$KB" ]; then
     echo "== where a full-size step's time goes (bench/step_profile.py)"
     { for c in ReLU Frobenius; do python3 bench/step_profile.py --kernelbench-dir "$KB" --only $c; done
+      # as served (provenance on): the step's peak device memory at the largest inputs
+      python3 bench/step_profile.py --kernelbench-dir "$KB" --only Frobenius --provenance all
       python3 bench/step_profile.py --only ReLU; } 2>&1 | grep -v -i warn | tee "$LOGS/step-profile.log"
   fi
   echo "== honest settle tails vs their calibration (bench/tail_calibration.py)"
