@@ -485,12 +485,12 @@ def test_an_output_made_in_inference_mode_is_spoiled_without_blaming_forward():
     assert kept[0].is_inference() and torch.isnan(kept[0]).any()
 
 
-def _negated_inputs(get_inputs, device, seed):
+def _negated_inputs(get_inputs, device, seed, into=None):
     """An extra trial's maker as inputs.py's are: the task's inputs from `seed`, changed."""
     return [-x for x in generate(get_inputs, device, seed)]
 
 
-def _zero_inputs(get_inputs, device, seed):
+def _zero_inputs(get_inputs, device, seed, into=None):
     return [torch.zeros_like(x) for x in generate(get_inputs, device, seed)]
 
 
@@ -578,3 +578,35 @@ def test_perturbed_timed_inputs_get_their_extra_rounds_in_the_same_buffers():
                                   [torch.zeros(2048, 8192)], CPU, seed=2, perturbing=True,
                                   extras=EXTRAS)
     assert unseeded.perturbing and not unseeded.extras and not unseeded.extra_rounds
+
+
+def test_an_extra_round_fills_perturbed_buffers_in_place_and_is_made_again_the_same():
+    """At full size a round written over the perturbed inputs is one pass into the same buffers
+    (no second 6 GiB tensor, no copy): the makers fill them; its re-check makes it again, equal
+    to what the call saw."""
+    from server.evaluation.inputs import _extra_inputs, _signed, extra_trials
+
+    def big():
+        return [torch.rand(2048, 8192)]
+
+    inputs = big()
+    sampler = TimedOutputSampler(big, inputs, CPU, seed=7, perturbing=True,
+                                 extras=extra_trials("level1/19_ReLU", False))
+    buffer, seen = sampler.inputs[0], {}
+
+    def forward(x):
+        assert x is buffer
+        seen[sampler.round] = x.clone()
+        return torch.relu(x)
+
+    run_calls(sampler, forward, 8)
+    kinds = {sampler.extra_rounds[r]: seen[r] for r in sampler.extra_rounds}
+    assert kinds[0].min() < -16 and kinds[0].max() > 16 and bool((kinds[1] == 0).all())
+    for check in sampler.checks():
+        call = call_number(check.label)
+        if check.positions is not None:
+            assert torch.equal(check.inputs[0], seen[call])
+    made = _extra_inputs(big, CPU, 3, _signed, into=[buffer])
+    assert made[0] is buffer and torch.equal(buffer, _extra_inputs(big, CPU, 3, _signed)[0])
+    strided = torch.rand(8192, 2048).t()  # not contiguous: a new tensor is filled instead
+    assert _extra_inputs(big, CPU, 3, _signed, into=[strided])[0] is not strided

@@ -289,9 +289,9 @@ SIGNED_SCALE = 4.0
 SIGNED_LABEL = f"the task's own inputs with random signs, {SIGNED_SCALE:g}x their size"
 
 
-def signed_own_inputs(get_inputs, device: torch.device, seed: int) -> list:
+def signed_own_inputs(get_inputs, device: torch.device, seed: int, into: list | None = None) -> list:
     """The task's inputs from `seed`, each floating tensor's elements negated at random and
-    scaled by SIGNED_SCALE."""
+    scaled by SIGNED_SCALE (made anew: `into` is not used)."""
     inputs = generate(get_inputs, device, seed)
     seed_torch(seed ^ 0x2545F491)
     for x in inputs:
@@ -323,30 +323,51 @@ def _spiked_inputs(get_inputs, device: torch.device, seed: int, task_id: str | N
     return inputs
 
 
-def _extra_inputs(get_inputs, device: torch.device, seed: int, make) -> list:
-    templates, fresh = _templates(get_inputs, device, seed)
+def _extra_inputs(get_inputs, device: torch.device, seed: int, make, into: list | None = None) -> list:
+    """An extra trial's inputs from `seed`. `into`: the task's inputs of the same shapes, which
+    the makers may fill in place where they fit (contiguous, unshared floating tensors): timed
+    calls on perturbed inputs write a round over the same buffers, at full size in one pass and
+    no second 6 GiB tensor; what comes back is then partly `into`'s own tensors."""
+    meta = _meta_inputs(get_inputs, seed)
+    if meta is None:  # the generator needs data or makes other tensors: it runs for real
+        templates, fresh = generate(get_inputs, device, seed), False
+    elif into is not None and _fillable(into, meta):
+        templates, fresh = [x if torch.is_tensor(m) else m for x, m in zip(into, meta)], True
+    else:  # allocated, not written: the makers fill them
+        templates, fresh = [torch.empty(x.shape, dtype=x.dtype, device=device)
+                            if torch.is_tensor(x) else x for x in meta], True
     seed_torch(seed)
     inputs = _floats(templates, make, fresh)
     _unseed()
     return inputs
 
 
-def _templates(get_inputs, device: torch.device, seed: int) -> tuple[list, bool]:
+def _meta_inputs(get_inputs, seed: int) -> list | None:
     """The task's inputs as templates for the makers, which use only a floating tensor's shape
-    and dtype: generated on the meta device (no data) and allocated, not written, on the
-    device (then the makers fill them: True). A generator that needs data (`.item()`, numpy)
-    or makes other tensors (indices, masks: their values matter) runs for real (False: its
-    tensors may be views or shared, the makers fill new ones)."""
+    and dtype: generated on the meta device (no data). None where the generator needs data
+    (`.item()`, numpy) or makes other tensors (indices, masks: their values matter)."""
     try:
         seed_torch(seed)
         with torch.device("meta"):
             meta = list(get_inputs())
     except Exception:
-        meta = None
-    if meta is None or any(torch.is_tensor(x) and not x.is_floating_point() for x in meta):
-        return generate(get_inputs, device, seed), False
-    return [torch.empty(x.shape, dtype=x.dtype, device=device) if torch.is_tensor(x) else x
-            for x in meta], True
+        return None
+    if any(torch.is_tensor(x) and not x.is_floating_point() for x in meta):
+        return None
+    return meta
+
+
+def _fillable(into: list, meta: list) -> bool:
+    """Whether the makers may fill `into`'s tensors in place: one for each of the templates',
+    of its shape and dtype, contiguous, no two sharing memory."""
+    if len(into) != len(meta):
+        return False
+    pairs = [(x, m) for x, m in zip(into, meta) if torch.is_tensor(m)]
+    if not all(torch.is_tensor(x) and x.shape == m.shape and x.dtype == m.dtype and x.is_contiguous()
+               for x, m in pairs):
+        return False
+    storages = [x.untyped_storage().data_ptr() for x, _ in pairs]
+    return len(set(storages)) == len(storages)
 
 
 def replayable(get_inputs, device: torch.device, seed: int) -> bool:

@@ -385,7 +385,7 @@ class TimedOutputSampler:
         extras are off otherwise), which holds no copy of the inputs meanwhile (full-size
         Frobenius: 7.5 GiB, beside the call's own output and its predecessor's)."""
         if round_ in self.extra_rounds:
-            _write_over(inputs, self._extra_inputs(round_))
+            _write_over(inputs, self._extra_inputs(round_, into=inputs))
             return _REMADE
         undo = perturbation.perturb(inputs, self.key, round_)
         if self.spiked:
@@ -398,10 +398,11 @@ class TimedOutputSampler:
             return self._extra_inputs(round_)
         return self._made(self.seed + round_ - 1)
 
-    def _extra_inputs(self, round_: int) -> list:
-        """An extra round's inputs, made as its correctness trial's are, from the round's seed."""
+    def _extra_inputs(self, round_: int, into: list | None = None) -> list:
+        """An extra round's inputs, made as its correctness trial's are, from the round's seed
+        (filling `into`'s tensors in place where the maker can: inputs.py's `_extra_inputs`)."""
         _, inputs_from, _ = self.extras[self.extra_rounds[round_]]
-        return inputs_from(self.get_inputs, self.device, self.seed + round_ - 1)
+        return inputs_from(self.get_inputs, self.device, self.seed + round_ - 1, into=into)
 
     def _made(self, seed: int) -> list:
         inputs = generate(self.get_inputs, self.device, seed)
@@ -417,7 +418,7 @@ def _write_over(inputs: list, made: list) -> None:
     """Write `made` (inputs of the same shapes) over the inputs in place, one at a time (each
     made tensor may go once written)."""
     for k, x in enumerate(inputs):
-        if torch.is_tensor(x):
+        if torch.is_tensor(x) and made[k] is not x:  # (filled in place already)
             x.copy_(made[k])
         made[k] = None
 
