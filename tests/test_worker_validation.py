@@ -472,3 +472,17 @@ def test_the_reference_is_timed_without_cyclic_garbage_collection():
     assert gc.isenabled()
     _time_reference(Recorder(), [torch.rand(4)], torch.device("cpu"), 3)
     assert seen and not any(seen) and gc.isenabled()
+
+
+def test_rms_reads_the_finite_values_without_selecting_them_first():
+    """The scale of a cancelling output: one reduction when every value is finite (no buffers of
+    the output's size at full size); the finite values alone otherwise, as before."""
+    import math
+
+    from server.evaluation.correctness import rms
+    t = torch.tensor([3.0, -4.0, 0.0, 12.0])
+    assert rms(t) == pytest.approx(13.0 / 2.0)
+    assert rms(torch.tensor([3.0, float("nan"), -4.0, float("inf")])) == pytest.approx(5.0 / math.sqrt(2))
+    assert rms(torch.tensor([float("nan")])) == 0.0 and rms(torch.empty(0)) == 0.0
+    big = torch.full((4,), 3e30)  # squares past float32's range; the float64 sum holds them
+    assert rms(big) == pytest.approx(3e30, rel=1e-6)

@@ -97,10 +97,18 @@ def _signed_scaled(out: torch.Tensor, i: int) -> torch.Tensor:
     return out.uniform_(-scale, scale)
 
 
+SPARSE_CHUNK = 1 << 24  # elements masked at a time: no mask of the tensor's size (GiB at full size)
+
+
 def _sparse(out: torch.Tensor, _: int) -> torch.Tensor:
-    """About 1% of the elements nonzero, uniform in [-2, 2) (the mask a byte an element)."""
-    keep = torch.empty(out.shape, dtype=torch.uint8, device=out.device).bernoulli_(0.01)
-    return out.uniform_(-2.0, 2.0).mul_(keep)
+    """About 1% of the elements nonzero, uniform in [-2, 2); the mask made a chunk at a time
+    (a byte an element), so no buffer of another large size splits the allocator's blocks."""
+    flat = out.view(-1).uniform_(-2.0, 2.0)
+    keep = torch.empty(min(flat.numel(), SPARSE_CHUNK), dtype=torch.uint8, device=out.device)
+    for start in range(0, flat.numel(), SPARSE_CHUNK):
+        part = flat[start:start + SPARSE_CHUNK]
+        part.mul_(keep[:part.numel()].bernoulli_(0.01))
+    return out
 
 
 SPIKES = 4  # in a task normalised as a whole (Frobenius): four spikes in all
