@@ -853,7 +853,7 @@ def test_a_job_starved_by_an_exiting_process_runs_again_and_one_starved_alone_do
     from server.evaluation.children import ChildOutcome
     from server.evaluation.protocol import EvalRequest
 
-    host = worker.Host("cpu", spares=1)
+    host = worker.Host("cuda:0", spares=1)  # (no process is forked: _run is replaced)
     starved = ChildOutcome([{"event": "done", "payload": {"error_class": "out_of_memory"}}],
                            "timing", None, None, "")
     scored = ChildOutcome([{"event": "done", "payload": {"error_class": None}}], "scored", None, None, "")

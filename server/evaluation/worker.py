@@ -101,9 +101,10 @@ class Host:
         """`_run`, and once more where the job ran out of memory while an earlier evaluation
         process was still exiting (its device memory not yet released: back-to-back full-size
         steps): that shortage was the evaluator's, not the submission's, so the job runs again
-        once that process is gone. Running out of memory alone is the submission's own."""
+        once that process is gone. Running out of memory alone is the submission's own (and
+        on the cpu evaluator the limit is the process's own: nothing to wait for)."""
         outcome = self._run(spec, req)
-        if self.overlapped and _out_of_memory(outcome, req.stage_timeouts):
+        if self.overlapped and self.device != "cpu" and _out_of_memory(outcome, req.stage_timeouts):
             children.wait_reaped(REAP_WAIT_S)
             outcome = self._run(spec, req)
         return outcome
