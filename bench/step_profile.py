@@ -67,15 +67,26 @@ def profile_case(root: Path, task: str, kernel: str, device: str, top: int = 0,
             print(f"  not scored: {warm.error_class}: {warm.feedback[:200]}")
             return
         cuda = torch.device(device).type == "cuda"
+        held = torch.cuda.memory_allocated(device) if cuda else 0  # left by the runs before
+        peaks, stage_now = {}, ["start"]
+
+        def stage_peaks(stage):  # each stage's own peak: what a step needs of the device, where
+            if cuda:
+                peaks[stage_now[0]] = torch.cuda.max_memory_allocated(device)
+                torch.cuda.reset_peak_memory_stats(device)
+            stage_now[0] = stage
+
         if cuda:
             torch.cuda.reset_peak_memory_stats(device)
         profiler = cProfile.Profile()
         profiler.enable()
-        result = evaluate_candidate(req, profile, workdir, lambda stage: None)
+        result = evaluate_candidate(req, profile, workdir, stage_peaks)
         profiler.disable()
-    if cuda:  # what one step needs of the device: back-to-back steps need it twice at times
-        print(f"  device memory: peak allocated {torch.cuda.max_memory_allocated(device) / 2**30:.1f} GiB, "
-              f"peak reserved {torch.cuda.max_memory_reserved(device) / 2**30:.1f} GiB "
+        stage_peaks("end")
+    if cuda:  # back-to-back steps need it twice at times
+        print(f"  device memory: peak allocated by stage (GiB; {held / 2**30:.1f} held before the "
+              "step): " + ", ".join(f"{k} {v / 2**30:.1f}" for k, v in peaks.items() if k != "start")
+              + f"; {torch.cuda.memory_reserved(device) / 2**30:.1f} GiB reserved at the end "
               f"(provenance {provenance}; {result.stage}: {result.error_class or 'ok'})")
     print(f"  stages {result.stage_seconds}  candidate {result.candidate_seconds:.3f} s  "
           f"defence {result.defence_seconds:.3f} s  speedup {result.speedup}")
