@@ -487,11 +487,11 @@ def test_an_output_made_in_inference_mode_is_spoiled_without_blaming_forward():
 
 def _negated_inputs(get_inputs, device, seed, into=None):
     """An extra trial's maker as inputs.py's are: the task's inputs from `seed`, changed."""
-    return [-x for x in generate(get_inputs, device, seed)]
+    return [-x if torch.is_tensor(x) else x for x in generate(get_inputs, device, seed)]
 
 
 def _zero_inputs(get_inputs, device, seed, into=None):
-    return [torch.zeros_like(x) for x in generate(get_inputs, device, seed)]
+    return [torch.zeros_like(x) if torch.is_tensor(x) else x for x in generate(get_inputs, device, seed)]
 
 
 EXTRAS = [("negated inputs", _negated_inputs, True), ("zeros", _zero_inputs, False)]
@@ -610,3 +610,24 @@ def test_an_extra_round_fills_perturbed_buffers_in_place_and_is_made_again_the_s
     assert made[0] is buffer and torch.equal(buffer, _extra_inputs(big, CPU, 3, _signed)[0])
     strided = torch.rand(8192, 2048).t()  # not contiguous: a new tensor is filled instead
     assert _extra_inputs(big, CPU, 3, _signed, into=[strided])[0] is not strided
+
+
+def test_an_extra_rounds_recheck_keeps_the_calls_other_arguments():
+    """Perturbing, an extra round writes only tensors over the buffers: its call sees the
+    made-once inputs' other arguments (here a scalar drawn from the seed), and its re-check
+    must compute on those too, not on the round seed's (the reference would differ)."""
+    def with_scalar():
+        return [torch.rand(2048, 8192), int(torch.randint(1, 1000, ()).item())]
+
+    sampler = TimedOutputSampler(with_scalar, [], CPU, seed=5, perturbing=True, extras=EXTRAS)
+    seen = {}
+
+    def forward(x, k):
+        seen[sampler.round] = (x.clone(), k)
+        return x * k
+
+    run_calls(sampler, forward, 8)
+    assert sampler.extra_rounds
+    for r in sampler.extra_rounds:
+        x, k = sampler._inputs_of(r)
+        assert torch.equal(x, seen[r][0]) and k == seen[r][1], r

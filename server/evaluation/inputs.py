@@ -51,13 +51,13 @@ def _floats(inputs: list, make: Callable[[torch.Tensor, int], torch.Tensor],
     """Replace every floating tensor input by make(out, index), which fills `out` in place: a new
     tensor like the input, or (`fresh`: tensors just allocated for this, contiguous and unshared)
     the input itself, so a full-size maker costs no second allocation of its size."""
-    return [make(x if fresh else torch.empty_like(x, memory_format=torch.contiguous_format), i)
+    return [make(x if fresh else torch.empty_like(x), i)  # (the input's strides kept)
             if torch.is_tensor(x) and x.is_floating_point() else x
             for i, x in enumerate(inputs)]
 
 
-# Each maker fills every element of `out` (a contiguous tensor of the input's shape and dtype) in
-# place and returns it, in as few passes over memory as it can: at full size a pass is 6 GiB.
+# Each maker fills every element of `out` (a tensor of the input's shape and dtype) in place and
+# returns it, in as few passes over memory as it can: at full size a pass is 6 GiB.
 def _signed(out: torch.Tensor, _: int) -> torch.Tensor:
     return out.uniform_(-32.0, 32.0)
 
@@ -70,26 +70,31 @@ def _constant(out: torch.Tensor, _: int) -> torch.Tensor:
     return out.fill_(0.75)
 
 
-def _rows(out: torch.Tensor) -> torch.Tensor:
-    return out.view(-1, out.shape[-1]) if out.dim() > 1 else out.view(1, -1)
+def _by_rows(out: torch.Tensor, fill) -> torch.Tensor:
+    """fill(rows) on out's elements as rows of its last dimension (a contiguous tensor filled
+    and returned where out is not contiguous)."""
+    target = out if out.is_contiguous() else torch.empty(out.shape, dtype=out.dtype, device=out.device)
+    fill(target.view(-1, target.shape[-1]) if target.dim() > 1 else target.view(1, -1))
+    return target
 
 
 def _row_peaked(out: torch.Tensor, _: int) -> torch.Tensor:
     """Each row peaks at a different column with a different height: row-mixing kernels fail."""
-    rows = _rows(out).uniform_()
-    r = torch.arange(rows.shape[0], device=out.device)
-    rows[r, (r * 7919) % rows.shape[1]] = 8.0 + (r % 13).to(out.dtype)
-    return out
+    def fill(rows):
+        rows.uniform_()
+        r = torch.arange(rows.shape[0], device=rows.device)
+        rows[r, (r * 7919) % rows.shape[1]] = 8.0 + (r % 13).to(rows.dtype)
+    return _by_rows(out, fill)
 
 
 def _row_shifted(out: torch.Tensor, _: int) -> torch.Tensor:
     """[0, 1) values shifted by 100 to 160 per row (softmax is the same after a shift): a softmax
     that does not subtract its row's maximum overflows exp (float32's ends at 88.7) to inf and
     NaN. The other trials stop at 20, where that bug passed (red-team pass 48)."""
-    rows = _rows(out)
-    shift = 100.0 + 10.0 * (torch.arange(rows.shape[0], device=out.device, dtype=out.dtype) % 7)
-    rows.uniform_().add_(shift[:, None])
-    return out
+    def fill(rows):
+        shift = 100.0 + 10.0 * (torch.arange(rows.shape[0], device=rows.device, dtype=rows.dtype) % 7)
+        rows.uniform_().add_(shift[:, None])
+    return _by_rows(out, fill)
 
 
 def _signed_scaled(out: torch.Tensor, i: int) -> torch.Tensor:
@@ -103,6 +108,8 @@ SPARSE_CHUNK = 1 << 24  # elements masked at a time: no mask of the tensor's siz
 def _sparse(out: torch.Tensor, _: int) -> torch.Tensor:
     """About 1% of the elements nonzero, uniform in [-2, 2); the mask made a chunk at a time
     (a byte an element), so no buffer of another large size splits the allocator's blocks."""
+    if not out.is_contiguous():
+        out = torch.empty(out.shape, dtype=out.dtype, device=out.device)
     flat = out.view(-1).uniform_(-2.0, 2.0)
     keep = torch.empty(min(flat.numel(), SPARSE_CHUNK), dtype=torch.uint8, device=out.device)
     for start in range(0, flat.numel(), SPARSE_CHUNK):

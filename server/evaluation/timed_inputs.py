@@ -369,8 +369,12 @@ class TimedOutputSampler:
         the trusted copy changed to that round in place (a few launches, no 6 GiB generation)."""
         if not isinstance(used, int):
             return used
-        if not self.perturbing or used in self.extra_rounds:  # an extra round's: made whole
+        if not self.perturbing:
             return self._generated(used)
+        if used in self.extra_rounds:  # made whole; its call saw the tensors written over the
+            # buffers and the made-once inputs' other arguments (a seed-dependent scalar)
+            return [m if torch.is_tensor(m) else x
+                    for m, x in zip(self._generated(used), self.inputs)]
         if self.work is None:
             self.work = (generate(self.get_inputs, self.device, self.origin_seed)
                          if self.replayable else clone_inputs(self.saved))
