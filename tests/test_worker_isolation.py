@@ -842,33 +842,20 @@ def test_a_job_spec_rewritten_before_the_spare_reads_it_is_refused():
     assert out["error_class"] == "internal_error" and "not the one the worker host wrote" in out["feedback"], out
 
 
-def test_a_job_starved_by_an_exiting_process_runs_again_and_one_starved_alone_does_not(monkeypatch):
-    """Back-to-back full-size steps: a killed evaluation process releases its device memory
-    only once it has exited, and a job begun meanwhile could run out of memory through no fault
-    of its submission; it runs again once that process is gone. A job that runs out of memory
-    with nothing exiting is charged as before."""
+def test_a_job_waits_for_exiting_processes_only_where_their_memory_is_missing():
+    """Back-to-back full-size steps: a killed evaluation process releases its device memory only
+    once it has exited. The next job, in its own process before any of its code runs, waits for
+    the processes the host lists as still exiting where less than half the device is free; with
+    enough free it does not wait."""
     import subprocess
 
-    from server.evaluation import children, worker
-    from server.evaluation.children import ChildOutcome
-    from server.evaluation.protocol import EvalRequest
+    from server.evaluation import children
 
-    host = worker.Host("cuda:0", spares=1)  # (no process is forked: _run is replaced)
-    starved = ChildOutcome([{"event": "done", "payload": {"error_class": "out_of_memory"}}],
-                           "timing", None, None, "")
-    scored = ChildOutcome([{"event": "done", "payload": {"error_class": None}}], "scored", None, None, "")
-    runs = []
-
-    def fake_run(spec, req):  # as Host._run: whether an earlier process was still exiting
-        host.overlapped = children.dying()
-        runs.append(host.overlapped)
-        return starved if len(runs) == 1 else scored
-
-    monkeypatch.setattr(host, "_run", fake_run)
-    exiting = subprocess.Popen(["sleep", "0.3"])  # a child of this process, still exiting
+    exiting = subprocess.Popen(["sleep", "0.3"])
     children._unreaped.add(exiting.pid)
-    outcome = host._run_once_more_if_starved({}, EvalRequest(code="", reference_source=""))
-    assert runs == [True, False] and outcome is scored  # the second run waited for it to exit
-    runs.clear()
-    outcome = host._run_once_more_if_starved({}, EvalRequest(code="", reference_source=""))
-    assert runs == [False] and outcome is starved
+    assert exiting.pid in children.exiting()
+    assert children.await_exits([exiting.pid], free_share=0.9) == 0.0  # enough free: no wait
+    waited = children.await_exits([exiting.pid], free_share=0.1)
+    assert 0.2 < waited < 5 and exiting.poll() is not None  # until it had exited (a zombie)
+    assert exiting.pid not in children.exiting()  # collected
+    assert children.await_exits([exiting.pid], free_share=0.1) < 0.05  # gone: nothing to wait for

@@ -400,6 +400,9 @@ def _await_job(job_r: int, device: str, forked: float, progress):
         if hashlib.sha256(data).hexdigest().encode() != notice[len(JOB_LINE):].strip():
             raise RuntimeError("the job's spec file is not the one the worker host wrote")
         spec = json.loads(data)
+        if not failed and dev.type == "cuda" and spec.get("exiting"):
+            free, total = torch.cuda.mem_get_info(dev)
+            await_exits([int(pid) for pid in spec["exiting"]], free / total)
         if failed:  # the step before this one is over now: its memory is being given back
             _context_again(dev, failed)
             _confine_writes(os.getcwd())
@@ -552,19 +555,35 @@ def _kill_group(pid: int) -> None:
     reap_finished()
 
 
-def dying() -> bool:
-    """Whether a killed child is still exiting: its device memory (tens of GiB at KernelBench's
-    full shapes) is released only once the driver has torn its context down."""
+def exiting() -> list[int]:
+    """Killed children that have not exited yet: their device memory (tens of GiB at
+    KernelBench's full shapes) is released only once the driver has torn their context down."""
     reap_finished()
-    return bool(_unreaped)
+    return sorted(_unreaped)
 
 
-def wait_reaped(timeout_s: float) -> bool:
-    """Wait (up to timeout_s) until every killed child has exited; whether they all have."""
-    deadline = time.monotonic() + timeout_s
-    while dying() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return not _unreaped
+# A job begins only once the processes of earlier steps still exiting are gone, where the device
+# lacks the memory they hold: back to back, a full-size step's process (~90 GiB on the H200)
+# could still be tearing down while the next one allocated, and the shortage was charged to the
+# next submission. Waited for in the job's own process, before any of its code runs (a rerun
+# after the fact would give a submission a second draw), and only where less than this share
+# of the device is free (a small step's exit is not waited for).
+EXIT_WAIT_BELOW = 0.5
+EXIT_WAIT_S = 30.0
+
+
+def await_exits(pids: list[int], free_share: float, timeout_s: float = EXIT_WAIT_S) -> float:
+    """Wait until the given processes have exited (gone, or zombies: their memory is released),
+    when less than EXIT_WAIT_BELOW of the device is free; the seconds waited."""
+    if not pids or free_share >= EXIT_WAIT_BELOW:
+        return 0.0
+    start = time.monotonic()
+    while any(_state(pid) not in EXITED for pid in pids) and time.monotonic() - start < timeout_s:
+        time.sleep(0.002)
+    return time.monotonic() - start
+
+
+EXITED = frozenset({"Z", "X", ""})
 
 
 def reap_finished() -> None:

@@ -38,7 +38,6 @@ class Host:
         self.profiles: dict[str, dict] = {}
         self.count = max(1, spares)
         self.spares: list[Spare] = []  # the next steps' processes, the oldest first
-        self.overlapped = False  # the last job began while an earlier process was still exiting
 
     def _fork_spares(self) -> None:
         while len(self.spares) < self.count:
@@ -81,8 +80,9 @@ class Host:
         try:
             if profiling:
                 self._pause()
-            self.overlapped = children.dying()
-            spare.send(spec)
+            # processes of earlier steps still exiting: the job waits for them where their
+            # memory is missing (children.await_exits), before any of its code runs
+            spare.send(dict(spec, exiting=children.exiting()))
             if not profiling and req.backlog > 0:
                 try:
                     self.prepare_spare()  # beside this step's untimed stages
@@ -97,18 +97,6 @@ class Host:
             except OSError:
                 pass  # no fork now: tried again after the answer
 
-    def _run_once_more_if_starved(self, spec: dict, req: EvalRequest) -> ChildOutcome:
-        """`_run`, and once more where the job ran out of memory while an earlier evaluation
-        process was still exiting (its device memory not yet released: back-to-back full-size
-        steps): that shortage was the evaluator's, not the submission's, so the job runs again
-        once that process is gone. Running out of memory alone is the submission's own (and
-        on the cpu evaluator the limit is the process's own: nothing to wait for)."""
-        outcome = self._run(spec, req)
-        if self.overlapped and self.device != "cpu" and _out_of_memory(outcome, req.stage_timeouts):
-            children.wait_reaped(REAP_WAIT_S)
-            outcome = self._run(spec, req)
-        return outcome
-
     def close(self) -> None:
         for spare in self.spares:
             spare.discard()
@@ -119,7 +107,7 @@ class Host:
         key = hashlib.sha256(f"{req.task_id}\0{req.reference_source}\0{req.device}\0{req.mock}".encode()).hexdigest()
         profile = self.profiles.get(key)
         if profile is None:
-            outcome = self._run_once_more_if_starved({"kind": "profile", "request": req.to_dict()}, req)
+            outcome = self._run({"kind": "profile", "request": req.to_dict()}, req)
             profile = outcome.payload
             if profile is None:
                 if outcome.stage == STARTUP:
@@ -130,8 +118,7 @@ class Host:
                 return EvalResult(stage=STATIC_CHECK, error_class="internal_error",
                                   feedback=f"profiling the reference failed ({error_class}): {feedback}{hint}")
             self.profiles[key] = profile
-        outcome = self._run_once_more_if_starved(
-            {"kind": "candidate", "request": req.to_dict(), "profile": profile}, req)
+        outcome = self._run({"kind": "candidate", "request": req.to_dict(), "profile": profile}, req)
         if outcome.payload is not None:
             from .scoring import rescore  # imports torch: only once the host is set up
 
@@ -144,17 +131,6 @@ class Host:
         error_class, feedback = describe_death(outcome, limits)
         return EvalResult(stage=outcome.stage, error_class=error_class, feedback=feedback,
                           device=profile.get("device_name", ""))
-
-
-REAP_WAIT_S = 30.0  # how long a job that ran out of memory waits for an exiting process
-
-
-def _out_of_memory(outcome: ChildOutcome, limits: dict) -> bool:
-    """Whether the job ran out of memory: said in its result, or its death's cause."""
-    if isinstance(outcome.payload, dict):
-        return outcome.payload.get("error_class") == "out_of_memory"
-    return outcome.payload is None and outcome.stage != STARTUP and \
-        describe_death(outcome, limits)[0] == "out_of_memory"
 
 
 def _not_started(outcome: ChildOutcome, limits: dict) -> EvalResult:
