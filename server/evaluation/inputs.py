@@ -70,10 +70,15 @@ def _constant(out: torch.Tensor, _: int) -> torch.Tensor:
     return out.fill_(0.75)
 
 
+def _contiguous(out: torch.Tensor) -> torch.Tensor:
+    """out, or a contiguous tensor like it to fill instead (makers that view it flat)."""
+    return out if out.is_contiguous() else torch.empty(out.shape, dtype=out.dtype, device=out.device)
+
+
 def _by_rows(out: torch.Tensor, fill) -> torch.Tensor:
     """fill(rows) on out's elements as rows of its last dimension (a contiguous tensor filled
     and returned where out is not contiguous)."""
-    target = out if out.is_contiguous() else torch.empty(out.shape, dtype=out.dtype, device=out.device)
+    target = _contiguous(out)
     fill(target.view(-1, target.shape[-1]) if target.dim() > 1 else target.view(1, -1))
     return target
 
@@ -108,8 +113,7 @@ SPARSE_CHUNK = 1 << 24  # elements masked at a time: no mask of the tensor's siz
 def _sparse(out: torch.Tensor, _: int) -> torch.Tensor:
     """About 1% of the elements nonzero, uniform in [-2, 2); the mask made a chunk at a time
     (a byte an element), so no buffer of another large size splits the allocator's blocks."""
-    if not out.is_contiguous():
-        out = torch.empty(out.shape, dtype=out.dtype, device=out.device)
+    out = _contiguous(out)
     flat = out.view(-1).uniform_(-2.0, 2.0)
     keep = torch.empty(min(flat.numel(), SPARSE_CHUNK), dtype=torch.uint8, device=out.device)
     for start in range(0, flat.numel(), SPARSE_CHUNK):

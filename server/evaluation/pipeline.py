@@ -799,9 +799,8 @@ def _check_shapes(out, shapes: list | None, label: str, stage: str = CORRECTNESS
 def _shares_storage(first, second) -> bool:
     """Whether a call's outputs live in the memory an earlier call's outputs live in (a buffer
     kept by the model and returned by every call): the second call overwrote the first's."""
-    earlier = {t.untyped_storage().data_ptr() for t in as_tensors(first, "your") if t.numel()}
-    return any(t.numel() and t.untyped_storage().data_ptr() in earlier
-               for t in as_tensors(second, "your"))
+    earlier = [t for t in as_tensors(first, "your") if t.numel()]
+    return any(t.numel() and shares_memory(t, earlier) for t in as_tensors(second, "your"))
 
 
 def output_signature(out) -> list[tuple]:
