@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # One run on a GPU host: the GPU test suite, a server smoke test over loopback, the benchmark.
-# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|tests1|tests2|bench] [KernelBench task root]
+# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|tests1|tests2|bench|multi] [KernelBench task root]
 #    or: bash bench/run_gpu_suite.sh sweep <KernelBench task root> [first task index] [levels...]
 #        (bench/kb_sweep.py for 540 s from that index; it prints where it stopped)
 # (`tests` and `bench` split the run in two for hosts that limit one command's duration; `tests1`
 # (everything but the adversarial folder and test_input_placement.py) and `tests2` (the
-# adversarial folder and test_input_placement.py) split `tests`.)
+# adversarial folder and test_input_placement.py) split `tests`; `multi` is for a host with two
+# GPUs or more: tests/test_multi_gpu.py and bench/multi_gpu.py, both skipped or trivial on one.)
 # Server-side wheels the host lacks may sit in .whl/ (see ../shared/gpu/wheels.sh). Logs go to
 # $OUT when it is set.
 set -uo pipefail
@@ -27,10 +28,19 @@ if [ "$PHASE" = sweep ]; then
   exit 0
 fi
 LOGS=${OUT:-/tmp}
+if [ "$PHASE" = multi ]; then
+  nvidia-smi --query-gpu=index,name,uuid --format=csv,noheader
+  python3 -c "from server import gpu_ids; print('NVML GPU count', gpu_ids.nvml_gpu_count())"
+  python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_multi_gpu.py tests/test_gpu_ids.py -rfE 2>&1 \
+    | tee "$LOGS/multi-gpu-tests.log" | tail -3
+  python3 bench/multi_gpu.py 2>&1 | grep -v -i warn | tee "$LOGS/multi-gpu.log" | tail -8
+  exit 0
+fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)"
 GPU_TESTS="tests/test_gpu.py tests/test_worker_operations.py tests/test_timing_gpu.py
-  tests/test_fused_compare.py tests/test_perturb.py tests/test_construction_guard.py tests/test_confinement.py"
+  tests/test_fused_compare.py tests/test_perturb.py tests/test_construction_guard.py tests/test_confinement.py
+  tests/test_multi_gpu.py"
 # (tests/test_input_placement.py runs with tests2, or with `tests`/`all`)
 [ "$PHASE" = tests1 ] || GPU_TESTS="$GPU_TESTS tests/test_input_placement.py"
 case "$PHASE" in

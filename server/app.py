@@ -21,7 +21,8 @@ def build_services(config: Config):
                   nominal_gpu=config.nominal_gpu, stage_timeouts=config.stage_timeouts,
                   memory_limit_gb=config.worker_memory_gb, provenance=config.provenance)
     if config.evaluator == "gpu":
-        evaluator = GpuEvaluator(config.gpus, spares=config.spares, **common)
+        evaluator = GpuEvaluator(config.gpus, spares=config.spares, visible=config.gpu_visible,
+                                 **common)
     elif config.evaluator == "cpu":
         evaluator = CpuEvaluator(config.cpu_workers, **common)
     else:

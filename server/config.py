@@ -29,6 +29,8 @@ class Config:
     tasks_dir: Path = BUNDLED_TASKS_DIR
     tasks_source: str = "bundled"  # "bundled" or "kernelbench"
     gpus: tuple[int, ...] = (0,)
+    # each GPU's CUDA_VISIBLE_DEVICES entry for its worker host (gpu_ids.py), in the order of gpus
+    gpu_visible: tuple[str, ...] = ("0",)
     evaluator: str = "cpu"
     max_turns: int = 4
     max_sessions: int = 64
@@ -90,6 +92,20 @@ def _gpus(env) -> tuple[int, ...]:
     return ids
 
 
+def _gpu_visible(env, gpus: tuple[int, ...], check: bool) -> tuple[str, ...]:
+    """What each GPU's worker host is shown; on the gpu evaluator, every id must name a GPU
+    this process can see (else every step on that GPU would fail, or land on a GPU not ours)."""
+    from server import gpu_ids
+
+    try:
+        return gpu_ids.worker_visible_devices(gpus, env.get("CUDA_VISIBLE_DEVICES"),
+                                              gpu_ids.nvml_gpu_count() if check else None)
+    except ValueError as exc:
+        if not check:
+            return tuple(str(i) for i in gpus)
+        raise ConfigError(f"KERNEL_ENV_GPUS={env.get('KERNEL_ENV_GPUS', '0')!r} is not valid: {exc}") from None
+
+
 def _stage_timeouts(env) -> dict:
     timeouts = dict(DEFAULT_STAGE_TIMEOUTS)
     raw = env.get("KERNEL_ENV_STAGE_TIMEOUTS", "").strip()
@@ -138,11 +154,14 @@ def load_config(env: dict | None = None) -> Config:
     if log and not os.access(Path(log).resolve().parent, os.W_OK):
         raise ConfigError(f"KERNEL_ENV_EVAL_LOG={log!r}: its directory does not exist or is not "
                           "writable; valid: a file path in a writable directory, or unset")
+    gpus = _gpus(env)
+    evaluator = _choice(env, "KERNEL_ENV_EVALUATOR", default_eval, EVALUATORS)
     return Config(
         tasks_dir=tasks_dir,
         tasks_source=source,
-        gpus=_gpus(env),
-        evaluator=_choice(env, "KERNEL_ENV_EVALUATOR", default_eval, EVALUATORS),
+        gpus=gpus,
+        gpu_visible=_gpu_visible(env, gpus, check=evaluator == "gpu"),
+        evaluator=evaluator,
         max_turns=_int(env, "KERNEL_ENV_MAX_TURNS", 4, 1, 100),
         max_sessions=_int(env, "KERNEL_ENV_MAX_SESSIONS", 64, 1, 4096),
         eval_log=Path(log) if log else None,

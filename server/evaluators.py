@@ -50,14 +50,14 @@ class WorkerEvaluator(Evaluator):
     """The real pipeline, run in the worker pool's subprocesses."""
 
     def __init__(self, devices: list[str], *, step_timeout_s: float | None = None, spares: int = 1,
-                 **kwargs):
+                 visible: tuple[str, ...] | None = None, **kwargs):
         super().__init__(**kwargs)
         self.name = "gpu" if devices[0].startswith("cuda") else "cpu"
         limits = self.defaults.get("stage_timeouts") or EvalRequest("", "").stage_timeouts
         # a step's two processes (the reference's profile, the candidate's): each starts, then
         # runs its stages under their limits
         bound = 2 * (STARTUP_LIMIT_S + sum(limits.values())) + 120
-        self.pool = WorkerPool(devices, step_timeout_s or bound, spares)
+        self.pool = WorkerPool(devices, step_timeout_s or bound, spares, visible)
 
     def start(self) -> None:
         self.pool.start()
@@ -74,9 +74,11 @@ def CpuEvaluator(workers: int = 1, **kwargs) -> WorkerEvaluator:
     return WorkerEvaluator(["cpu"] * workers, **kwargs)
 
 
-def GpuEvaluator(gpus: tuple[int, ...] = (0,), spares: int = 2, **kwargs) -> WorkerEvaluator:
-    """`spares`: evaluation processes per GPU kept warming ahead of the steps (worker.Host)."""
-    return WorkerEvaluator([f"cuda:{g}" for g in gpus], spares=spares, **kwargs)
+def GpuEvaluator(gpus: tuple[int, ...] = (0,), spares: int = 2,
+                 visible: tuple[str, ...] | None = None, **kwargs) -> WorkerEvaluator:
+    """`spares`: evaluation processes per GPU kept warming ahead of the steps (worker.Host);
+    `visible`: each GPU's CUDA_VISIBLE_DEVICES entry (config.gpu_visible; default its id)."""
+    return WorkerEvaluator([f"cuda:{g}" for g in gpus], spares=spares, visible=visible, **kwargs)
 
 
 class MockEvaluator(WorkerEvaluator):

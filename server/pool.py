@@ -29,26 +29,29 @@ ENV_ALLOWLIST = (
     "PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH",
     "TRITON_CACHE_DIR", "TRITON_HOME", "TORCH_HOME", "CC", "CXX", "NVCC", "TORCH_CUDA_ARCH_LIST",
     "OMP_NUM_THREADS", "MKL_NUM_THREADS", "PYTHONPATH", "VIRTUAL_ENV",
+    "CUDA_DEVICE_ORDER",  # how CUDA_VISIBLE_DEVICES's indices count, as in the server's own process
 )
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 180.0
 
 
-def scrubbed_env(device: str) -> dict:
+def scrubbed_env(device: str, visible: str | None = None) -> dict:
+    """`visible`: the GPU's CUDA_VISIBLE_DEVICES entry (config.gpu_visible; default its id)."""
     env = {k: v for k, v in os.environ.items() if k in ENV_ALLOWLIST}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env["PYTHONUNBUFFERED"] = "1"
     if device.startswith("cuda:"):
         # The worker sees only its GPU, as cuda:0; timing never shares a device.
-        env["CUDA_VISIBLE_DEVICES"] = device.split(":")[1]
+        env["CUDA_VISIBLE_DEVICES"] = visible or device.split(":")[1]
     return env
 
 
 class WorkerHost:
     """One long-lived `python -m server.evaluation.worker` process for one device."""
 
-    def __init__(self, device: str, spares: int = 1):
-        self.device, self.spares = device, spares
+    def __init__(self, device: str, spares: int = 1, visible: str | None = None, slot: str = ""):
+        self.device, self.spares, self.visible = device, spares, visible
+        self.slot = slot or device  # the pool's name for it ("cuda:1", "cpu:0"): the step log's `worker`
         self.proc: subprocess.Popen | None = None
         self.started_at: int | None = None  # the host's start time (/proc), which tells its pid's reuse
         self.ready = threading.Event()
@@ -59,7 +62,7 @@ class WorkerHost:
         worker_device = "cuda:0" if self.device.startswith("cuda:") else "cpu"
         self._remove_scratch()  # a host that died left its evaluations' folders behind
         self.scratch = tempfile.mkdtemp(prefix="kernel_env_host_")
-        env = dict(scrubbed_env(self.device), TMPDIR=self.scratch)
+        env = dict(scrubbed_env(self.device, self.visible), TMPDIR=self.scratch)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server.evaluation.worker", "--device", worker_device,
              "--spares", str(self.spares)],
@@ -179,8 +182,12 @@ def _readline_with_timeout(proc: subprocess.Popen, timeout_s: float) -> str | No
 class WorkerPool:
     """Slots handed out first come, first served; a release passes the slot to the oldest waiter."""
 
-    def __init__(self, devices: list[str], step_timeout_s: float, spares: int = 1):
-        self.hosts = [WorkerHost(d, spares) for d in devices]
+    def __init__(self, devices: list[str], step_timeout_s: float, spares: int = 1,
+                 visible: tuple[str, ...] | None = None):
+        """`visible`: each GPU's CUDA_VISIBLE_DEVICES entry (config.gpu_visible)."""
+        self.hosts = [WorkerHost(d, spares, visible[i] if visible else None,
+                                 d if d.startswith("cuda:") else f"{d}:{i}")
+                      for i, d in enumerate(devices)]
         self.step_timeout_s = step_timeout_s
         self._free = collections.deque(self.hosts)
         self._waiters: collections.deque = collections.deque()
@@ -208,7 +215,9 @@ class WorkerPool:
             req = dataclasses.replace(req, backlog=max(req.backlog, len(self._waiters)))
         try:
             with host.lock:
-                return host.evaluate(req, self.step_timeout_s)
+                result = host.evaluate(req, self.step_timeout_s)
+            result.worker = host.slot  # set here: nothing the evaluation process says can move it
+            return result
         finally:
             self._release(host)
 

@@ -84,6 +84,7 @@ class EvalResult:
     # the trials' median tail (against its limit), and the reference's clock when it was profiled.
     timing_detail: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
+    worker: str = ""  # the pool's slot that ran the step ("cuda:1", "cpu:0"); set by the pool
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
