@@ -5,6 +5,8 @@ Skipped without CUDA. Run on a GPU host with `pytest -m gpu tests/test_gpu.py`.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import torch
 
@@ -117,3 +119,24 @@ def test_a_spare_forked_while_another_process_fills_the_gpu_gets_its_context_aft
         hog.wait()
     assert "first attempt failed: True" in spare.stdout, spare.stdout + spare.stderr[-2000:]
     assert "context: 4.0" in spare.stdout, spare.stdout + spare.stderr[-2000:]
+
+
+def test_a_steps_compiled_kernels_leave_the_shared_cache_alone(evaluator):
+    """An RL loop compiles a new kernel every step: the step's compiles go to its own folder
+    (step_cache.py), so the shared Triton cache, which the server keeps for days, gains none."""
+    import secrets
+
+    import triton
+
+    shared = triton.knobs.cache.dir  # the worker hosts' too: the same HOME and TRITON_CACHE_DIR
+
+    def kernel_files() -> set:
+        return {os.path.join(d, f) for d, _, files in os.walk(shared) for f in files
+                if f.startswith(("relu_kernel.", "__grp__relu_kernel."))}
+
+    before = kernel_files()
+    source = (KERNELS / "legit" / "relu.py").read_text().replace(
+        "    offs = tl.program_id(0)", f"    # a new source: {secrets.token_hex(8)}\n    offs = tl.program_id(0)", 1)
+    result = evaluator.evaluate(source, (BUNDLED / "level1/19_ReLU.py").read_text(), task_id="level1/19_ReLU")
+    assert result.stage == "scored", result.feedback
+    assert kernel_files() == before

@@ -152,6 +152,16 @@ def _confine_native(workdir: str) -> None:
     confinement.confine([workdir, "/dev"])
 
 
+def _step_cache(workdir: str, source: str) -> None:
+    """The submission's compiled kernels go to the evaluation's folder and leave with it; the
+    shared cache keeps launchers and the evaluator's kernels (step_cache.py)."""
+    import triton
+
+    from . import step_cache
+
+    step_cache.install(triton.knobs.cache.dir, os.path.join(workdir, "triton_cache"), source)
+
+
 def _formatted(exc: BaseException) -> str:
     """The traceback, or, where formatting it runs code that raises (a submission's exception
     chained in as the context), the evaluator's own frames and the exception's type."""
@@ -417,6 +427,8 @@ def _await_job(job_r: int, device: str, forked: float, progress):
         req = EvalRequest.from_dict(spec["request"])
         if req.language == "cuda":
             _confine_native(os.getcwd())
+        elif spec["kind"] != "profile":
+            _step_cache(os.getcwd(), req.code)
         if spec["kind"] == "profile":
             progress(CORRECTNESS)
             return profile_reference(req, os.getcwd())

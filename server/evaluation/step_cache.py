@@ -1,0 +1,95 @@
+"""Triton's cache during a step: the submission's compiled kernels go to the step's own folder,
+removed with it; Triton's launchers and the evaluator's own kernels stay in the shared cache.
+
+An RL loop submits a new kernel almost every step, and Triton kept each compile (its IRs, PTX,
+cubin and metadata; every config of an autotuned kernel) in the shared cache for good: a server
+stepping for days would fill its disk with kernels never loaded again. What is worth sharing is
+bounded: a launcher (a small shared library Triton builds with the C compiler, ~1 s, once per
+kernel signature) and the evaluator's own comparison kernels (one per dtype, compiled lazily).
+Lookups read the shared cache first, so a kernel compiled there before still loads from it. A
+resubmitted kernel, in a later step, is compiled again (on the H200, 0.05-0.4 s a step for the
+benchmark's kernels); a session's repeated source gets its first answer without evaluation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sysconfig
+
+from triton import knobs
+from triton.runtime.cache import FileCacheManager
+
+# The evaluator's own @triton.jit functions (fused_compare.py); tests/test_step_cache.py keeps
+# this list equal to what server/evaluation defines.
+EVALUATOR_KERNELS = frozenset({"_partials", "_differs"})
+_LIBRARY_SUFFIXES = tuple({sysconfig.get_config_var("EXT_SUFFIX") or ".so", ".so"})
+_DEFINED = re.compile(r"\bdef\s+(\w+)")
+
+
+def install(shared_dir: str, step_dir: str, submission_source: str) -> None:
+    """From here on this process's Triton compiles go where `shared` says (below). A kernel the
+    submission names like one of the evaluator's stays in the step's folder: its name alone never
+    buys it a place in the shared cache."""
+    StepCacheManager.shared_root, StepCacheManager.step_root = shared_dir, step_dir
+    StepCacheManager.evaluator_kernels = EVALUATOR_KERNELS - set(_DEFINED.findall(submission_source))
+    knobs.cache.manager_class = StepCacheManager
+
+
+def shared(filename: str, evaluator_kernels: frozenset = EVALUATOR_KERNELS) -> bool:
+    """Whether a compiled file belongs in the shared cache: a library (Triton's launchers and
+    driver utilities) or a file of one of the evaluator's kernels (named `<kernel>.<ext>`, its
+    group `__grp__<kernel>.json`)."""
+    if filename.endswith(_LIBRARY_SUFFIXES):
+        return True
+    return filename.removeprefix("__grp__").split(".", 1)[0] in evaluator_kernels
+
+
+class StepCacheManager(FileCacheManager):
+    """Triton's file cache over two folders: found in either (the shared one first), written to
+    the one `shared()` picks. Only the default cache is split; Triton's dump and override caches
+    (debugging knobs) behave as usual."""
+
+    shared_root = ""
+    step_root = ""
+    evaluator_kernels = EVALUATOR_KERNELS
+
+    def __init__(self, key, override=False, dump=False):
+        if override or dump or not self.step_root:
+            super().__init__(key, override, dump)
+            self._dirs = (self.cache_dir,)
+            return
+        self.key = key
+        self._dirs = (os.path.join(self.shared_root, key), os.path.join(self.step_root, key))
+        self.cache_dir, self.lock_path = self._dirs[1], os.path.join(self._dirs[1], "lock")
+
+    def _find(self, filename: str) -> str | None:
+        for folder in self._dirs:
+            path = os.path.join(folder, filename)
+            if os.path.exists(path):
+                return path
+        return None
+
+    def has_file(self, filename) -> bool:
+        return self._find(filename) is not None
+
+    def get_file(self, filename) -> str | None:
+        return self._find(filename)
+
+    def get_group(self, filename: str) -> dict | None:
+        path = self._find(f"__grp__{filename}")
+        if path is None:
+            return None
+        with open(path) as f:
+            children = json.load(f).get("child_paths")
+        if children is None:
+            return None
+        return {name: p for name, p in children.items() if os.path.exists(p)}
+
+    def put(self, data, filename, binary=True) -> str:
+        if len(self._dirs) == 2:
+            self.cache_dir = self._dirs[0] if shared(filename, self.evaluator_kernels) else self._dirs[1]
+            self.lock_path = os.path.join(self.cache_dir, "lock")
+            os.makedirs(self.cache_dir, exist_ok=True)
+        return super().put(data, filename, binary)
