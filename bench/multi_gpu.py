@@ -3,7 +3,7 @@
     python bench/multi_gpu.py [--sessions 4] [--steps 3] [--task level1/19_ReLU --kernel relu]
 
 Three servers in turn (every visible GPU; GPU 0 alone; the last GPU made the server's only visible
-one by CUDA_VISIBLE_DEVICES, named as id 0): each session resets, takes one step to warm (its
+one by its UUID in CUDA_VISIBLE_DEVICES, named as id 0): each session resets, takes one step to warm (its
 GPU's reference profile, Triton's cache), waits for the others, then takes --steps steps. Prints
 the counted steps' wall time, steps per second, which worker ran them (the step log's `worker`),
 the speedups each GPU measured, and the physical GPUs nvidia-smi saw evaluation processes on.
@@ -133,9 +133,10 @@ def main() -> None:
         configs = [(f"KERNEL_ENV_GPUS={','.join(map(str, range(count)))}",
                     dict(base, KERNEL_ENV_GPUS=",".join(map(str, range(count))))),
                    ("KERNEL_ENV_GPUS=0", dict(base, KERNEL_ENV_GPUS="0"))]
-    if count > 1 and not args.cpu:
-        configs.append((f"CUDA_VISIBLE_DEVICES={count - 1}, KERNEL_ENV_GPUS=0",
-                        dict(base, KERNEL_ENV_GPUS="0", CUDA_VISIBLE_DEVICES=str(count - 1))))
+    if not args.cpu:  # the last GPU by its UUID (as a scheduler may name it), as id 0
+        uuid = _smi("uuid", "gpu")[-1][0]
+        configs.append((f"CUDA_VISIBLE_DEVICES=<GPU {count - 1}'s UUID>, KERNEL_ENV_GPUS=0",
+                        dict(base, KERNEL_ENV_GPUS="0", CUDA_VISIBLE_DEVICES=uuid)))
     results = []
     for label, env in configs:
         results.append(run_config(label, env, args, code))
