@@ -79,8 +79,11 @@ def _choice(env, name: str, default: str, choices: tuple[str, ...]) -> str:
     return value
 
 
-def _gpus(env) -> tuple[int, ...]:
+def _gpus(env, on_gpu: bool) -> tuple[int, ...]:
+    """`all`: every GPU the server's process sees (its CUDA_VISIBLE_DEVICES, else NVML's count)."""
     raw = env.get("KERNEL_ENV_GPUS", "0").strip() or "0"
+    if raw.lower() == "all":
+        return _all_gpus(env) if on_gpu else (0,)
     try:
         ids = tuple(int(part) for part in raw.split(","))
     except ValueError:
@@ -90,6 +93,17 @@ def _gpus(env) -> tuple[int, ...]:
         raise ConfigError(f"KERNEL_ENV_GPUS={raw!r} is not valid; valid: distinct non-negative "
                           "GPU ids such as 0,1")
     return ids
+
+
+def _all_gpus(env) -> tuple[int, ...]:
+    from server import gpu_ids
+
+    count = gpu_ids.visible_count(env.get("CUDA_VISIBLE_DEVICES"), gpu_ids.nvml_gpu_count)
+    if not count:
+        why = "no GPU is visible" if count == 0 else "the GPUs cannot be counted here (no NVML)"
+        raise ConfigError(f"KERNEL_ENV_GPUS='all' is not valid: {why}; valid: a comma list of "
+                          "GPU ids such as 0 or 0,1")
+    return tuple(range(count))
 
 
 def _gpu_visible(env, gpus: tuple[int, ...], check: bool) -> tuple[str, ...]:
@@ -154,8 +168,8 @@ def load_config(env: dict | None = None) -> Config:
     if log and not os.access(Path(log).resolve().parent, os.W_OK):
         raise ConfigError(f"KERNEL_ENV_EVAL_LOG={log!r}: its directory does not exist or is not "
                           "writable; valid: a file path in a writable directory, or unset")
-    gpus = _gpus(env)
     evaluator = _choice(env, "KERNEL_ENV_EVALUATOR", default_eval, EVALUATORS)
+    gpus = _gpus(env, evaluator == "gpu")
     return Config(
         tasks_dir=tasks_dir,
         tasks_source=source,

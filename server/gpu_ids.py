@@ -43,6 +43,13 @@ def nvml_gpu_count() -> int | None:
         return None
 
 
+def visible_count(cuda_visible: str | None, nvml_count) -> int | None:
+    """How many GPUs ids may name: CUDA_VISIBLE_DEVICES's entries where it is set, else what
+    `nvml_count()` says (None: unknown)."""
+    entries = visible_entries(cuda_visible)
+    return len(entries) if entries is not None else nvml_count()
+
+
 def worker_visible_devices(ids: tuple[int, ...], cuda_visible: str | None,
                            gpu_count: int | None) -> tuple[str, ...]:
     """Each worker host's CUDA_VISIBLE_DEVICES, in the order of `ids`; a ValueError says which

@@ -70,3 +70,19 @@ def test_worker_hosts_are_shown_their_gpus_entry(monkeypatch):
     pool = WorkerPool(["cuda:1", "cuda:0"], 60, visible=("7", "6"))
     assert [(h.slot, h.visible) for h in pool.hosts] == [("cuda:1", "7"), ("cuda:0", "6")]
     assert [h.slot for h in WorkerPool(["cpu", "cpu"], 60).hosts] == ["cpu:0", "cpu:1"]
+
+
+def test_all_names_every_visible_gpu(monkeypatch):
+    cfg = load_config({"KERNEL_ENV_EVALUATOR": "gpu", "KERNEL_ENV_GPUS": "all", "CUDA_VISIBLE_DEVICES": "3,1,2"})
+    assert cfg.gpus == (0, 1, 2) and cfg.gpu_visible == ("3", "1", "2")
+    monkeypatch.setattr(gpu_ids, "nvml_gpu_count", lambda: 4)
+    cfg = load_config({"KERNEL_ENV_EVALUATOR": "gpu", "KERNEL_ENV_GPUS": "ALL"})
+    assert cfg.gpus == (0, 1, 2, 3) and cfg.gpu_visible == ("0", "1", "2", "3")
+    assert load_config({"KERNEL_ENV_EVALUATOR": "cpu", "KERNEL_ENV_GPUS": "all"}).gpus == (0,)
+    for visible, count, said in (("-1", 4, "no GPU is visible"), (None, None, "the GPUs cannot be counted")):
+        monkeypatch.setattr(gpu_ids, "nvml_gpu_count", lambda c=count: c)
+        env = {"KERNEL_ENV_EVALUATOR": "gpu", "KERNEL_ENV_GPUS": "all"}
+        if visible is not None:
+            env["CUDA_VISIBLE_DEVICES"] = visible
+        with pytest.raises(ConfigError, match=f"KERNEL_ENV_GPUS='all' is not valid: {said}"):
+            load_config(env)
