@@ -43,3 +43,47 @@ def test_steps_run_one_at_a_time_in_arrival_order_and_carry_the_backlog():
     for t in threads:
         t.join(10)
     assert started == [("first", 0), ("second", 2), ("third", 1), ("fourth", 0)]
+
+
+def test_each_gpu_runs_its_own_step_at_once_and_says_which_it_was():
+    """Two GPUs: two steps run at the same time, one on each; a third waits for the first GPU
+    free; every result names its slot (the pool's, whatever the evaluation said)."""
+    pool = WorkerPool(["cuda:0", "cuda:1"], step_timeout_s=60, visible=("GPU-aa", "GPU-bb"))
+    running, both, release = set(), threading.Event(), threading.Event()
+    lock = threading.Lock()
+
+    def evaluating(host):
+        def evaluate(req, timeout_s):
+            with lock:
+                assert host.slot not in running, "two evaluations on one GPU at once"
+                running.add(host.slot)
+                if len(running) == 2:
+                    both.set()
+            if req.code != "third":
+                release.wait(10)
+            with lock:
+                running.discard(host.slot)
+            return EvalResult(stage="scored", worker="cuda:7")  # an evaluation's own claim
+        return evaluate
+
+    for host in pool.hosts:
+        host.evaluate = evaluating(host)
+    results = {}
+
+    def submit(name):
+        results[name] = pool.evaluate(EvalRequest(code=name, reference_source=""))
+
+    threads = [threading.Thread(target=submit, args=(n,)) for n in ("first", "second")]
+    for t in threads:
+        t.start()
+    assert both.wait(10), "the second step waited although a GPU was free"
+    third = threading.Thread(target=submit, args=("third",))
+    third.start()
+    while not pool._waiters:
+        time.sleep(0.01)
+    release.set()
+    for t in threads + [third]:
+        t.join(10)
+    assert sorted(results[n].worker for n in ("first", "second")) == ["cuda:0", "cuda:1"]
+    assert results["third"].worker in ("cuda:0", "cuda:1")
+    assert [h.visible for h in pool.hosts] == ["GPU-aa", "GPU-bb"]
