@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -26,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kernel_env import KernelAction, KernelEnv  # noqa: E402
+from server import gpu_ids  # noqa: E402
 from tests.conftest import kernel_source, running_server  # noqa: E402
 
 
@@ -105,10 +107,14 @@ def run_config(label: str, env: dict, args, code: str) -> dict:
     by_worker = defaultdict(list)
     for r in counted:
         by_worker[r["worker"]].append(r["speedup"])
+    def median(values):
+        values = [v for v in values if v is not None]
+        return statistics.median(values) if values else float("nan")
+
     return {"label": label, "wall_s": wall, "steps": len(counted), "errors": errors,
             "step_s": statistics.median(latencies) if latencies else None,
-            "by_worker": {w: (len(s), statistics.median(x for x in s if x is not None))
-                          for w, s in sorted(by_worker.items())},
+            "queued_s": median(r.get("queued_s") for r in counted),
+            "by_worker": {w: (len(s), median(s)) for w, s in sorted(by_worker.items())},
             "gpus_seen": sorted(watch.seen, key=int)}
 
 
@@ -122,7 +128,11 @@ def main() -> None:
     parser.add_argument("--cpu", action="store_true",
                         help="a dry run of this script: two cpu workers stand in for two GPUs")
     args = parser.parse_args()
-    count = 2 if args.cpu else len(_smi("index", "gpu"))
+    # the GPUs this process may use: its own CUDA_VISIBLE_DEVICES (an allocation), else all
+    uuids = {idx: uuid for idx, uuid in _smi("index,uuid", "gpu")}
+    visible = gpu_ids.visible_entries(os.environ.get("CUDA_VISIBLE_DEVICES"), len(uuids))
+    visible = list(uuids) if visible is None else [uuids.get(v, v) for v in visible]
+    count = 2 if args.cpu else len(visible)
     args.sessions = args.sessions or 2 * count
     code = kernel_source("legit", args.kernel)
     base = {"KERNEL_ENV_EVALUATOR": "cpu" if args.cpu else "gpu",
@@ -133,21 +143,21 @@ def main() -> None:
         configs = [(f"KERNEL_ENV_GPUS={','.join(map(str, range(count)))}",
                     dict(base, KERNEL_ENV_GPUS=",".join(map(str, range(count))))),
                    ("KERNEL_ENV_GPUS=0", dict(base, KERNEL_ENV_GPUS="0"))]
-    if not args.cpu:  # the last GPU by its UUID (as a scheduler may name it), as id 0
-        uuid = _smi("uuid", "gpu")[-1][0]
+    if not args.cpu:  # the last visible GPU by its UUID (as a scheduler may name it), as id 0
         configs.append((f"CUDA_VISIBLE_DEVICES=<GPU {count - 1}'s UUID>, KERNEL_ENV_GPUS=0",
-                        dict(base, KERNEL_ENV_GPUS="0", CUDA_VISIBLE_DEVICES=uuid)))
+                        dict(base, KERNEL_ENV_GPUS="0", CUDA_VISIBLE_DEVICES=uuids.get(visible[-1], visible[-1]))))
     results = []
     for label, env in configs:
         results.append(run_config(label, env, args, code))
         print(json.dumps(results[-1]), flush=True)
     print(f"\n{args.sessions} sessions x {args.steps} steps, {args.task} with {args.kernel}.py, "
           f"{count} GPU(s) on the host")
-    print(f"{'server':<44}{'wall s':>8}{'steps/s':>9}{'step s':>8}  {'GPUs busy':<10}worker: steps, median speedup")
+    print(f"{'server':<44}{'wall s':>8}{'steps/s':>9}{'step s':>8}{'queued':>8}  {'GPUs busy':<10}"
+          "worker: steps, median speedup")
     for r in results:
         workers = "  ".join(f"{w}: {n}, {s:.3f}" for w, (n, s) in r["by_worker"].items())
         step_s = f"{r['step_s']:.2f}" if r["step_s"] is not None else "-"
-        print(f"{r['label']:<44}{r['wall_s']:>8.2f}{r['steps'] / r['wall_s']:>9.2f}{step_s:>8}  "
+        print(f"{r['label']:<44}{r['wall_s']:>8.2f}{r['steps'] / r['wall_s']:>9.2f}{step_s:>8}{r['queued_s']:>8.2f}  "
               f"{','.join(r['gpus_seen']) or '-':<10}{workers}"
               + (f"  ERRORS: {r['errors'][:2]}" if r["errors"] else ""))
 

@@ -31,8 +31,9 @@ LOGS=${OUT:-/tmp}
 if [ "$PHASE" = multi ]; then
   nvidia-smi --query-gpu=index,name,uuid --format=csv,noheader
   python3 -c "from server import gpu_ids; print('NVML GPU count', gpu_ids.nvml_gpu_count())"
-  python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_multi_gpu.py tests/test_gpu_ids.py -rfE 2>&1 \
+  python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_multi_gpu.py -rfE 2>&1 \
     | tee "$LOGS/multi-gpu-tests.log" | tail -3
+  python3 -m pytest -q -p no:cacheprovider tests/test_gpu_ids.py tests/test_pool.py 2>&1 | tail -1
   python3 bench/multi_gpu.py 2>&1 | grep -v -i warn | tee "$LOGS/multi-gpu.log" | tail -8
   exit 0
 fi

@@ -11,19 +11,31 @@ never creates one.
 from __future__ import annotations
 
 import ctypes
+import re
 
 
-def visible_entries(value: str | None) -> list[str] | None:
-    """CUDA_VISIBLE_DEVICES's entries as CUDA reads them (None: unset, every GPU visible). CUDA
-    stops at the first empty or negative entry and shows nothing past it ("-1": no GPU)."""
+def visible_entries(value: str | None, gpu_count: int | None = None) -> list[str] | None:
+    """CUDA_VISIBLE_DEVICES's entries as CUDA reads them (torch's model of its parser; None:
+    unset, every GPU visible). A list of UUIDs (`GPU-...`, `MIG-...`) stops at the first entry
+    without that prefix; a list of indices at the first entry that is not one (`-1`: no GPU), or,
+    where `gpu_count` is known, names no GPU. A GPU named twice hides them all."""
     if value is None:
         return None
-    entries = []
-    for part in value.split(","):
-        part = part.strip()
-        if not part or part.startswith("-"):
-            break
-        entries.append(part)
+    entries: list[str] = []
+    prefix = next((p for p in ("GPU-", "MIG-") if value.strip().startswith(p)), None)
+    for part in (p.strip() for p in value.split(",")):
+        if prefix is not None:
+            if not part.startswith(prefix):
+                break
+            name = part
+        else:
+            digits = re.match(r"\d+", part)
+            if digits is None or (gpu_count is not None and int(digits[0]) >= gpu_count):
+                break
+            name = str(int(digits[0]))
+        if name in entries:
+            return []
+        entries.append(name)
     return entries
 
 
@@ -46,15 +58,16 @@ def nvml_gpu_count() -> int | None:
 def visible_count(cuda_visible: str | None, nvml_count) -> int | None:
     """How many GPUs ids may name: CUDA_VISIBLE_DEVICES's entries where it is set, else what
     `nvml_count()` says (None: unknown)."""
-    entries = visible_entries(cuda_visible)
-    return len(entries) if entries is not None else nvml_count()
+    count = nvml_count()
+    entries = visible_entries(cuda_visible, count)
+    return len(entries) if entries is not None else count
 
 
 def worker_visible_devices(ids: tuple[int, ...], cuda_visible: str | None,
                            gpu_count: int | None) -> tuple[str, ...]:
     """Each worker host's CUDA_VISIBLE_DEVICES, in the order of `ids`; a ValueError says which
     ids name no GPU this process can see and which ids are valid."""
-    entries = visible_entries(cuda_visible)
+    entries = visible_entries(cuda_visible, gpu_count)
     if entries is not None:
         count, seen_by = len(entries), f"CUDA_VISIBLE_DEVICES={cuda_visible!r} shows this server"
     else:
@@ -62,7 +75,8 @@ def worker_visible_devices(ids: tuple[int, ...], cuda_visible: str | None,
     if count is not None:
         missing = [i for i in ids if i >= count]
         if missing:
-            valid = f"valid ids: 0..{count - 1}" if count else "no GPU id is valid here"
+            valid = (f"valid ids: 0..{count - 1}" if count else "no GPU id is valid here; CUDA "
+                     "reads -1, a GPU named twice or a first entry naming no GPU as no GPU at all")
             raise ValueError(f"GPU id(s) {', '.join(map(str, missing))} name no GPU: {seen_by} "
                              f"{count} GPU(s) ({valid}; ids count the visible GPUs, as cuda:N does)")
     return tuple(entries[i] for i in ids) if entries is not None else tuple(str(i) for i in ids)

@@ -163,7 +163,7 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
             event="step", episode=st.episode_id, task=st.task_id, turn=st.turn, stage=result.stage,
             error_class=result.error_class, counted=counted, correct=result.correct, reward=result.reward,
             speedup=result.speedup, runtime_ms=result.runtime_ms, evaluator=self.services.evaluator.name,
-            worker=result.worker or None, stage_seconds=result.stage_seconds, seconds=round(seconds, 4), repeat_of=repeat_of)
+            worker=result.worker or None, queued_s=result.queue_seconds, stage_seconds=result.stage_seconds, seconds=round(seconds, 4), repeat_of=repeat_of)
         return obs
 
     def _observation(self, **fields) -> KernelObservation:

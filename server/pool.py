@@ -210,13 +210,16 @@ class WorkerPool:
                 t.join()
 
     def evaluate(self, req: EvalRequest) -> EvalResult:
+        arrived = time.monotonic()
         host = self._acquire()
+        queued = time.monotonic() - arrived
         with self._lock:
             req = dataclasses.replace(req, backlog=max(req.backlog, len(self._waiters)))
         try:
             with host.lock:
                 result = host.evaluate(req, self.step_timeout_s)
-            result.worker = host.slot  # set here: nothing the evaluation process says can move it
+            # set here: nothing the evaluation process says can move them
+            result.worker, result.queue_seconds = host.slot, round(queued, 4)
             return result
         finally:
             self._release(host)

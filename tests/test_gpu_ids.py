@@ -11,13 +11,18 @@ from server.config import ConfigError, load_config
 from server.pool import WorkerPool, scrubbed_env
 
 
-@pytest.mark.parametrize("value, entries", [
-    (None, None), ("", []), ("-1", []), ("4,5", ["4", "5"]), (" 4 , 5 ", ["4", "5"]),
-    ("2,-1,3", ["2"]), ("1,,3", ["1"]),
-    ("GPU-8f6c1a2e-0000-1111-2222-333344445555,3", ["GPU-8f6c1a2e-0000-1111-2222-333344445555", "3"]),
+UUID = "GPU-8f6c1a2e-0000-1111-2222-333344445555"
+
+
+@pytest.mark.parametrize("value, count, entries", [
+    (None, 8, None), ("", 8, []), ("-1", 8, []), ("4,5", 8, ["4", "5"]), (" 4 , 5 ", 8, ["4", "5"]),
+    ("2,-1,3", 8, ["2"]), ("1,,3", 8, ["1"]), ("0,0", 8, []), ("1,2,1", 8, []),
+    ("0,7,1", 2, ["0"]), ("0,7,1", None, ["0", "7", "1"]), ("7", 2, []),
+    (f"{UUID},GPU-b", 8, [UUID, "GPU-b"]), (f"{UUID},3", 8, [UUID]), (f"{UUID},{UUID}", 8, []),
+    ("MIG-a,MIG-b", 8, ["MIG-a", "MIG-b"]), ("3,GPU-b", 8, ["3"]),
 ])
-def test_visible_entries_read_as_cuda_reads_them(value, entries):
-    assert gpu_ids.visible_entries(value) == entries
+def test_visible_entries_read_as_cuda_reads_them(value, count, entries):
+    assert gpu_ids.visible_entries(value, count) == entries
 
 
 def test_ids_index_the_visible_list():
@@ -30,6 +35,8 @@ def test_ids_index_the_visible_list():
 @pytest.mark.parametrize("ids, visible, count, said", [
     ((0, 2), "4,5", 8, "GPU id(s) 2 name no GPU: CUDA_VISIBLE_DEVICES='4,5' shows this server 2 GPU(s) (valid ids: 0..1"),
     ((0,), "-1", 8, "0 GPU(s) (no GPU id is valid here"),
+    ((0, 1), "0,0", 8, "a GPU named twice"),
+    ((0, 1), "0,7", 2, "GPU id(s) 1 name no GPU: CUDA_VISIBLE_DEVICES='0,7' shows this server 1 GPU(s)"),
     ((1, 3), None, 2, "GPU id(s) 3 name no GPU: the driver (NVML) shows this machine 2 GPU(s) (valid ids: 0..1"),
 ])
 def test_an_id_naming_no_gpu_is_refused(ids, visible, count, said):

@@ -81,9 +81,11 @@ def test_each_gpu_runs_its_own_step_at_once_and_says_which_it_was():
     third.start()
     while not pool._waiters:
         time.sleep(0.01)
+    time.sleep(1)
     release.set()
     for t in threads + [third]:
         t.join(10)
     assert sorted(results[n].worker for n in ("first", "second")) == ["cuda:0", "cuda:1"]
     assert results["third"].worker in ("cuda:0", "cuda:1")
+    assert results["first"].queue_seconds < 1 <= results["third"].queue_seconds  # it waited for a GPU
     assert [h.visible for h in pool.hosts] == ["GPU-aa", "GPU-bb"]

@@ -236,6 +236,7 @@ def test_every_reset_and_step_is_logged_as_json(cpu_server):
     for key in ("task", "episode", "turn", "stage", "reward", "stage_seconds", "error_class"):
         assert key in step
     assert step["worker"] == "cpu:0"  # the pool's slot that ran it (the fixture has one)
+    assert 0 <= step["queued_s"] < step["seconds"]  # its wait for that slot (none: it was free)
     assert set(step["stage_seconds"]) >= {"static_check", "compile", "correctness", "timing"}
     stdout = cpu_server["stdout"].read_text()
     assert '"event": "step"' in stdout  # always on stdout as well

@@ -77,6 +77,8 @@ def test_lookups_read_the_shared_cache_first(dirs):
     step_cache.install(str(shared), str(step), "")
     (shared / "OLD").mkdir()
     (shared / "OLD" / "k.cubin").write_bytes(b"shared")
+    (step / "OLD").mkdir(parents=True)
+    (step / "OLD" / "k.cubin").write_bytes(b"step")  # both have it: the shared one is read
     (shared / "OLD" / "__grp__k.json").write_text(json.dumps(
         {"child_paths": {"k.cubin": str(shared / "OLD" / "k.cubin"), "gone.ptx": "/nonexistent"}}))
     manager = StepCacheManager("OLD")

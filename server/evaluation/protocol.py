@@ -85,6 +85,7 @@ class EvalResult:
     timing_detail: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
     worker: str = ""  # the pool's slot that ran the step ("cuda:1", "cpu:0"); set by the pool
+    queue_seconds: float = 0.0  # how long the step waited for that slot; set by the pool
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
