@@ -124,10 +124,12 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=2)
     parser.add_argument("--every", type=float, default=30)
     parser.add_argument("--evaluator", default="cpu")
+    parser.add_argument("--gpus", default="all", help="KERNEL_ENV_GPUS on the gpu evaluator")
     args = parser.parse_args()
     counts = {"steps": 0}
     stop = threading.Event()
-    env = {"KERNEL_ENV_EVALUATOR": args.evaluator, "KERNEL_ENV_CPU_WORKERS": str(args.sessions)}
+    env = {"KERNEL_ENV_EVALUATOR": args.evaluator, "KERNEL_ENV_CPU_WORKERS": str(args.sessions),
+           "KERNEL_ENV_GPUS": args.gpus}
     with running_server(env) as url:
         server = SERVER_PIDS[url]
         threads = [threading.Thread(target=play, args=(url, stop, counts, n), daemon=True)
