@@ -83,10 +83,22 @@ def sample(server: int) -> dict:
     tmp = Path(os.environ.get("TMPDIR", "/tmp"))
     import triton
 
-    return {"server_mb": _rss_mb(server), "server_fds": _fds(server),
+    return {"server_mb": _rss_mb(server), "server_fds": _fds(server), "gpu_mb": _gpu_used_mb(),
             "hosts_mb": sum(_rss_mb(h) for h in hosts), "processes": len(tree),
             "scratch_mb": sum(_du_mb(p) for p in tmp.glob("kernel_env_host_*")),
             "triton_mb": _du_mb(Path(triton.knobs.cache.dir))}
+
+
+def _gpu_used_mb() -> float:
+    """Device memory in use on every GPU (nvidia-smi; 0 without one)."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
+                             capture_output=True, text=True, timeout=30).stdout
+        return float(sum(int(v) for v in out.split()))
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        return 0.0
 
 
 def _is_host(pid: int) -> bool:
@@ -137,7 +149,7 @@ def main() -> None:
         for t in threads:
             t.start()
         samples, t0 = [], time.time()
-        keys = ("server_mb", "server_fds", "hosts_mb", "processes", "scratch_mb", "triton_mb")
+        keys = ("server_mb", "server_fds", "hosts_mb", "gpu_mb", "processes", "scratch_mb", "triton_mb")
         print(f"{'min':>6}{'steps':>7}" + "".join(f"{k:>12}" for k in keys), flush=True)
         while time.time() - t0 < args.minutes * 60:
             time.sleep(args.every)
