@@ -121,8 +121,9 @@ def fresh_source(code: str, nonce: str) -> str:
 def default_steps(root: Path, task: str, kernel: str, repeats: int) -> dict:
     """Steps as the server runs them (kernel provenance on every submission,
     KERNEL_ENV_PROVENANCE=all, the default; the main table runs with it off): `repeats` warm
-    steps of the same source (Triton's cache warm), then `repeats` fresh sources (compiled
-    afresh, as every step of an RL loop is), 1 s apart; the checks' share of each."""
+    steps of the same source (each compiled in its step's own Triton cache since session 25),
+    then `repeats` fresh sources (compiled afresh, as every step of an RL loop is), 1 s apart;
+    the checks' share of each."""
     ev = GpuEvaluator((0,), memory_limit_gb=64.0, provenance="all")
     ev.pool.start(background=False)
     try:
