@@ -72,6 +72,16 @@ def test_a_submission_naming_its_kernel_like_the_evaluators_stays_in_the_step(di
     assert _written(StepCacheManager("D"), "_differs.cubin").parent == shared / "D"
 
 
+@pytest.mark.parametrize("source", [
+    "@triton.jit\ndef _\uff50artials(x_ptr): pass\n",  # a full-width letter: Python reads _partials
+    "k = triton.jit(_partials)\n", "name = '_partials'\n", "def broken(:\n",
+])
+def test_any_way_of_naming_an_evaluator_kernel_keeps_it_in_the_step(dirs, source):
+    shared, step = dirs
+    step_cache.install(str(shared), str(step), source)
+    assert _written(StepCacheManager("K"), "_partials.cubin").parent == step / "K"
+
+
 def test_lookups_read_the_shared_cache_first(dirs):
     shared, step = dirs
     step_cache.install(str(shared), str(step), "")

@@ -13,10 +13,11 @@ benchmark's kernels); a session's repeated source gets its first answer without 
 
 from __future__ import annotations
 
+import ast
 import json
 import os
-import re
 import sysconfig
+import unicodedata
 
 from triton import knobs
 from triton.runtime.cache import FileCacheManager
@@ -25,7 +26,6 @@ from triton.runtime.cache import FileCacheManager
 # this list equal to what server/evaluation defines.
 EVALUATOR_KERNELS = frozenset({"_partials", "_differs"})
 _LIBRARY_SUFFIXES = tuple({sysconfig.get_config_var("EXT_SUFFIX") or ".so", ".so"})
-_DEFINED = re.compile(r"\bdef\s+(\w+)")
 
 
 def install(shared_dir: str, step_dir: str, submission_source: str) -> None:
@@ -33,8 +33,25 @@ def install(shared_dir: str, step_dir: str, submission_source: str) -> None:
     submission names like one of the evaluator's stays in the step's folder: its name alone never
     buys it a place in the shared cache."""
     StepCacheManager.shared_root, StepCacheManager.step_root = shared_dir, step_dir
-    StepCacheManager.evaluator_kernels = EVALUATOR_KERNELS - set(_DEFINED.findall(submission_source))
+    StepCacheManager.evaluator_kernels = EVALUATOR_KERNELS - names_in(submission_source)
     knobs.cache.manager_class = StepCacheManager
+
+
+def names_in(source: str) -> set[str]:
+    """Every name the source defines or uses, and every string it holds, as Python reads them
+    (NFKC: `def _ｐartials` defines `_partials`; red-team pass 53 found a text search missed it).
+    Source that does not parse (the static check refuses it) counts as naming every kernel."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set(EVALUATOR_KERNELS)
+    names = set()
+    for node in ast.walk(tree):
+        for value in (getattr(node, "name", None), getattr(node, "id", None), getattr(node, "attr", None),
+                      getattr(node, "arg", None), getattr(node, "value", None)):
+            if isinstance(value, str):
+                names.add(unicodedata.normalize("NFKC", value))
+    return names
 
 
 def shared(filename: str, evaluator_kernels: frozenset = EVALUATOR_KERNELS) -> bool:
