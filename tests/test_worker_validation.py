@@ -486,3 +486,18 @@ def test_rms_reads_the_finite_values_without_selecting_them_first():
     assert rms(torch.tensor([float("nan")])) == 0.0 and rms(torch.empty(0)) == 0.0
     big = torch.full((4,), 3e30)  # squares past float32's range; the float64 sum holds them
     assert rms(big) == pytest.approx(3e30, rel=1e-6)
+
+
+def test_index_tasks_get_a_trial_whose_elements_all_tie():
+    """The task's random inputs never tie; an argmax keeping the last of equal maxima passed
+    (red-team pass 53). A constant trial, after the random-sign one, is disclosed in the prompt."""
+    from server.evaluation.inputs import INDEX_TASKS, TIE_LABEL
+
+    task = "level1/51_Argmax_over_a_dimension"
+    assert task in INDEX_TASKS and TIE_LABEL in describe_extra_inputs(task)
+    make_inputs = lambda: [torch.rand(4, 8, 5)]  # noqa: E731
+    trials = list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, task, signed=True))
+    assert [t.label for t in trials[5:]] == ["the task's own inputs with random signs, 4x their size", TIE_LABEL]
+    x = trials[-1].inputs[0]
+    assert x.shape == (4, 8, 5) and bool((x == x.reshape(-1)[0]).all()) and not trials[-1].cancelling
+    assert trial_count(5, task, signed=True) == 7 and trial_count(5, "level1/19_ReLU_other") == 5

@@ -31,6 +31,11 @@ NORMALIZED_TASKS = SOFTMAX_TASKS | FROBENIUS_TASKS
 # Normalisations over groups of 65535 to 17 million elements at full size: their statistics
 # estimated from a few percent of each group stay within tolerance on the task's [0, 1) inputs
 # (a third fewer reads). (RMSNorm's groups are its 64 features: a sample saves nothing there.)
+# Index reductions: the task's random inputs never tie, so an argmax keeping the last of equal
+# maxima passed (torch answers the first; red-team pass 53). One trial of constant inputs has
+# every element tie.
+INDEX_TASKS = {"level1/51_Argmax_over_a_dimension", "level1/52_Argmin_over_a_dimension"}
+TIE_LABEL = "constant inputs (every element ties: the first index of the extreme is the answer)"
 STATISTICS_TASKS = {"level1/33_BatchNorm", "level1/34_InstanceNorm", "level1/35_GroupNorm_",
                     "level1/38_L1Norm_", "level1/39_L2Norm_", "level1/40_LayerNorm"}
 
@@ -219,7 +224,7 @@ def describe_extra_inputs(task_id: str | None) -> str:
         return ("the task's own get_inputs() (fresh random seeds per trial), and once the same "
                 f"values with random signs and {SIGNED_SCALE:g}x their size wherever the "
                 "reference computes those finitely and stably: do not rely on the generator's "
-                "range" + spiked)
+                "range" + (f"; and {TIE_LABEL}" if task_id in INDEX_TASKS else "") + spiked)
     return (", ".join(label for label, _ in EXTRA_TRIALS[family]) + " (same shapes as get_inputs())"
             + spiked)
 
@@ -331,7 +336,10 @@ def _extra_trials(task_id: str | None, insensitive: bool, signed: bool = False) 
     trial: the family's, else an insensitive task's, else the random-sign one where allowed."""
     family = EXTRA_TRIALS.get(task_family(task_id))
     if family is None and not insensitive:
-        return [(SIGNED_LABEL, signed_own_inputs, True)] if signed else []
+        trials = [(SIGNED_LABEL, signed_own_inputs, True)] if signed else []
+        if task_id in INDEX_TASKS:
+            trials.append((TIE_LABEL, functools.partial(_extra_inputs, make=_constant), False))
+        return trials
     return [(label, functools.partial(_extra_inputs, make=make), make is _signed_scaled)
             for label, make in (family if family is not None else INSENSITIVE_TRIALS)]
 
