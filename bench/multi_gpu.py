@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -28,30 +27,21 @@ sys.path.insert(0, str(ROOT))
 
 from kernel_env import KernelAction, KernelEnv  # noqa: E402
 from server import gpu_ids  # noqa: E402
-from tests.conftest import kernel_source, running_server  # noqa: E402
-
-
-def _smi(query: str, what: str) -> list[list[str]]:
-    try:
-        out = subprocess.run(["nvidia-smi", f"--query-{what}={query}", "--format=csv,noheader"],
-                             capture_output=True, text=True, timeout=30).stdout
-    except (OSError, subprocess.TimeoutExpired):  # no driver: the cpu dry run
-        return []
-    return [[f.strip() for f in line.split(",")] for line in out.splitlines() if line.strip()]
+from tests.conftest import kernel_source, nvidia_smi, running_server  # noqa: E402
 
 
 class GpuWatch:
     """Which physical GPUs (nvidia-smi's index) hold compute processes, polled in the background."""
 
     def __init__(self):
-        self.index = {uuid: idx for idx, uuid in _smi("index,uuid", "gpu")}
+        self.index = {uuid: idx for idx, uuid in nvidia_smi("index,uuid")}
         self.seen: set[str] = set()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._poll, daemon=True)
 
     def _poll(self) -> None:
         while not self._stop.is_set():
-            for row in _smi("pid,gpu_uuid", "compute-apps"):
+            for row in nvidia_smi("pid,gpu_uuid", "compute-apps"):
                 if len(row) == 2 and row[1] in self.index:
                     self.seen.add(self.index[row[1]])
             self._stop.wait(0.5)
@@ -129,7 +119,7 @@ def main() -> None:
                         help="a dry run of this script: two cpu workers stand in for two GPUs")
     args = parser.parse_args()
     # the GPUs this process may use: its own CUDA_VISIBLE_DEVICES (an allocation), else all
-    uuids = {idx: uuid for idx, uuid in _smi("index,uuid", "gpu")}
+    uuids = {idx: uuid for idx, uuid in nvidia_smi("index,uuid")}
     visible = gpu_ids.visible_entries(os.environ.get("CUDA_VISIBLE_DEVICES"), len(uuids))
     visible = list(uuids) if visible is None else [uuids.get(v, v) for v in visible]
     count = 2 if args.cpu else len(visible)

@@ -24,28 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kernel_env import KernelAction, KernelEnv  # noqa: E402
-from tests.conftest import KERNELS, SERVER_PIDS, running_server  # noqa: E402
+from tests.conftest import KERNELS, SERVER_PIDS, nvidia_smi, process_tree, running_server  # noqa: E402
 
 PLAYS = [("level1/19_ReLU", "legit/relu.py"), ("level1/23_Softmax", "legit/softmax.py"),
          ("level1/19_ReLU", "adversarial/torch_op_in_forward.py")]
-
-
-def _tree(pid: int) -> list[int]:
-    """pid and every process below it."""
-    kids: dict[int, list[int]] = {}
-    for name in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{name}/stat") as f:
-                ppid = int(f.read().rpartition(")")[2].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        kids.setdefault(ppid, []).append(int(name))
-    found, stack = [pid], [pid]
-    while stack:
-        for k in kids.get(stack.pop(), []):
-            found.append(k)
-            stack.append(k)
-    return found
 
 
 def _rss_mb(pid: int) -> float:
@@ -78,7 +60,7 @@ def _du_mb(path: Path) -> float:
 
 
 def sample(server: int) -> dict:
-    tree = _tree(server)
+    tree = process_tree(server)
     hosts = [p for p in tree if p != server and _is_host(p)]
     tmp = Path(os.environ.get("TMPDIR", "/tmp"))
     import triton
@@ -90,15 +72,8 @@ def sample(server: int) -> dict:
 
 
 def _gpu_used_mb() -> float:
-    """Device memory in use on every GPU (nvidia-smi; 0 without one)."""
-    import subprocess
-
-    try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
-                             capture_output=True, text=True, timeout=30).stdout
-        return float(sum(int(v) for v in out.split()))
-    except (OSError, ValueError, subprocess.TimeoutExpired):
-        return 0.0
+    """Device memory in use on every GPU (0 without one)."""
+    return float(sum(int(row[0]) for row in nvidia_smi("memory.used")))
 
 
 def _is_host(pid: int) -> bool:

@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from server import gpu_ids
 from server.evaluation.protocol import DEFAULT_STAGE_TIMEOUTS
 
 EVALUATORS = ("gpu", "cpu", "mock")
@@ -79,11 +80,12 @@ def _choice(env, name: str, default: str, choices: tuple[str, ...]) -> str:
     return value
 
 
-def _gpus(env, on_gpu: bool) -> tuple[int, ...]:
-    """`all`: every GPU the server's process sees (its CUDA_VISIBLE_DEVICES, else NVML's count)."""
+def _gpus(env, gpu_count: int | None, on_gpu: bool) -> tuple[int, ...]:
+    """`all`: every GPU the server's process sees (its CUDA_VISIBLE_DEVICES, else NVML's count,
+    `gpu_count`)."""
     raw = env.get("KERNEL_ENV_GPUS", "0").strip() or "0"
     if raw.lower() == "all":
-        return _all_gpus(env) if on_gpu else (0,)
+        return _all_gpus(env, gpu_count) if on_gpu else (0,)
     try:
         ids = tuple(int(part) for part in raw.split(","))
     except ValueError:
@@ -95,10 +97,8 @@ def _gpus(env, on_gpu: bool) -> tuple[int, ...]:
     return ids
 
 
-def _all_gpus(env) -> tuple[int, ...]:
-    from server import gpu_ids
-
-    count = gpu_ids.visible_count(env.get("CUDA_VISIBLE_DEVICES"), gpu_ids.nvml_gpu_count)
+def _all_gpus(env, gpu_count: int | None) -> tuple[int, ...]:
+    count = gpu_ids.visible_count(env.get("CUDA_VISIBLE_DEVICES"), gpu_count)
     if not count:
         why = "no GPU is visible" if count == 0 else "the GPUs cannot be counted here (no NVML)"
         raise ConfigError(f"KERNEL_ENV_GPUS='all' is not valid: {why}; valid: a comma list of "
@@ -106,17 +106,15 @@ def _all_gpus(env) -> tuple[int, ...]:
     return tuple(range(count))
 
 
-def _gpu_visible(env, gpus: tuple[int, ...], check: bool) -> tuple[str, ...]:
+def _gpu_visible(env, gpus: tuple[int, ...], gpu_count: int | None, on_gpu: bool) -> tuple[str, ...]:
     """What each GPU's worker host is shown; on the gpu evaluator, every id must name a GPU
-    this process can see (else every step on that GPU would fail, or land on a GPU not ours)."""
-    from server import gpu_ids
-
+    this process can see (else every step on that GPU would fail, or land on a GPU not ours).
+    Other evaluators use no GPU: nothing to map or check."""
+    if not on_gpu:
+        return tuple(str(i) for i in gpus)
     try:
-        return gpu_ids.worker_visible_devices(gpus, env.get("CUDA_VISIBLE_DEVICES"),
-                                              gpu_ids.nvml_gpu_count() if check else None)
+        return gpu_ids.worker_visible_devices(gpus, env.get("CUDA_VISIBLE_DEVICES"), gpu_count)
     except ValueError as exc:
-        if not check:
-            return tuple(str(i) for i in gpus)
         raise ConfigError(f"KERNEL_ENV_GPUS={env.get('KERNEL_ENV_GPUS', '0')!r} is not valid: {exc}") from None
 
 
@@ -169,12 +167,14 @@ def load_config(env: dict | None = None) -> Config:
         raise ConfigError(f"KERNEL_ENV_EVAL_LOG={log!r}: its directory does not exist or is not "
                           "writable; valid: a file path in a writable directory, or unset")
     evaluator = _choice(env, "KERNEL_ENV_EVALUATOR", default_eval, EVALUATORS)
-    gpus = _gpus(env, evaluator == "gpu")
+    on_gpu = evaluator == "gpu"
+    gpu_count = gpu_ids.nvml_gpu_count() if on_gpu else None  # read once, at start-up
+    gpus = _gpus(env, gpu_count, on_gpu)
     return Config(
         tasks_dir=tasks_dir,
         tasks_source=source,
         gpus=gpus,
-        gpu_visible=_gpu_visible(env, gpus, check=evaluator == "gpu"),
+        gpu_visible=_gpu_visible(env, gpus, gpu_count, on_gpu),
         evaluator=evaluator,
         max_turns=_int(env, "KERNEL_ENV_MAX_TURNS", 4, 1, 100),
         max_sessions=_int(env, "KERNEL_ENV_MAX_SESSIONS", 64, 1, 4096),

@@ -55,12 +55,11 @@ def nvml_gpu_count() -> int | None:
         return None
 
 
-def visible_count(cuda_visible: str | None, nvml_count) -> int | None:
-    """How many GPUs ids may name: CUDA_VISIBLE_DEVICES's entries where it is set, else what
-    `nvml_count()` says (None: unknown)."""
-    count = nvml_count()
-    entries = visible_entries(cuda_visible, count)
-    return len(entries) if entries is not None else count
+def visible_count(cuda_visible: str | None, gpu_count: int | None) -> int | None:
+    """How many GPUs ids may name: CUDA_VISIBLE_DEVICES's entries where it is set, else the
+    driver's `gpu_count` (None: unknown)."""
+    entries = visible_entries(cuda_visible, gpu_count)
+    return len(entries) if entries is not None else gpu_count
 
 
 def worker_visible_devices(ids: tuple[int, ...], cuda_visible: str | None,

@@ -73,5 +73,34 @@ def cpu_server(tmp_path_factory):
         yield {"url": url, "log": log, "stdout": stdout, "pid": SERVER_PIDS[url]}
 
 
+def process_tree(pid: int) -> list[int]:
+    """pid and every process below it (from /proc)."""
+    kids: dict[int, list[int]] = {}
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                ppid = int(f.read().rpartition(")")[2].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        kids.setdefault(ppid, []).append(int(name))
+    found, stack = [pid], [pid]
+    while stack:
+        for k in kids.get(stack.pop(), []):
+            found.append(k)
+            stack.append(k)
+    return found
+
+
+def nvidia_smi(query: str, what: str = "gpu") -> list[list[str]]:
+    """`nvidia-smi --query-<what>=<query>` as rows of fields (numbers without units); no rows
+    where there is no driver."""
+    try:
+        out = subprocess.run(["nvidia-smi", f"--query-{what}={query}", "--format=csv,noheader,nounits"],
+                             capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [[f.strip() for f in line.split(",")] for line in out.splitlines() if line.strip()]
+
+
 def kernel_source(kind: str, name: str) -> str:
     return (KERNELS / kind / f"{name}.py").read_text()

@@ -6,44 +6,19 @@ measures it)."""
 from __future__ import annotations
 
 import json
-import subprocess
 import threading
 
 import pytest
 import torch
 
 from kernel_env import KernelAction, KernelEnv
-from tests.conftest import kernel_source, running_server
+from tests.conftest import SERVER_PIDS, kernel_source, nvidia_smi, process_tree, running_server
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA GPUs")]
 
 
-def _compute_gpus(pids: set[int]) -> set[str]:
-    """The UUIDs of the GPUs on which the given processes hold a CUDA context (nvidia-smi)."""
-    out = subprocess.run(["nvidia-smi", "--query-compute-apps=pid,gpu_uuid", "--format=csv,noheader"],
-                         capture_output=True, text=True, timeout=30).stdout
-    rows = [line.split(",") for line in out.splitlines() if "," in line]
-    return {uuid.strip() for pid, uuid in rows if int(pid) in pids}
-
-
-def _descendants(pid: int) -> set[int]:
-    out = subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True).stdout
-    children: dict[int, list[int]] = {}
-    for line in out.splitlines():
-        p, pp = map(int, line.split())
-        children.setdefault(pp, []).append(p)
-    found, stack = set(), [pid]
-    while stack:
-        for c in children.get(stack.pop(), []):
-            found.add(c)
-            stack.append(c)
-    return found
-
-
 def test_two_sessions_steps_run_at_once_on_two_gpus(tmp_path):
-    from tests.conftest import SERVER_PIDS
-
     log = tmp_path / "eval.jsonl"
     observations, errors, gpus = {}, [], set()
     with running_server({"KERNEL_ENV_EVALUATOR": "gpu", "KERNEL_ENV_GPUS": "0,1",
@@ -65,7 +40,8 @@ def test_two_sessions_steps_run_at_once_on_two_gpus(tmp_path):
         for t in threads:
             t.join(timeout=600)
         # the hosts' warm spares hold a context each on their GPU: two hosts, two physical GPUs
-        gpus = _compute_gpus(_descendants(SERVER_PIDS[url]))
+        pids = {str(p) for p in process_tree(SERVER_PIDS[url])}
+        gpus = {uuid for pid, uuid in nvidia_smi("pid,gpu_uuid", "compute-apps") if pid in pids}
     assert not errors, errors
     for obs in observations.values():
         assert obs.stage == "scored" and obs.reward > 0 and obs.device, obs.feedback

@@ -31,13 +31,13 @@ NORMALIZED_TASKS = SOFTMAX_TASKS | FROBENIUS_TASKS
 # Normalisations over groups of 65535 to 17 million elements at full size: their statistics
 # estimated from a few percent of each group stay within tolerance on the task's [0, 1) inputs
 # (a third fewer reads). (RMSNorm's groups are its 64 features: a sample saves nothing there.)
+STATISTICS_TASKS = {"level1/33_BatchNorm", "level1/34_InstanceNorm", "level1/35_GroupNorm_",
+                    "level1/38_L1Norm_", "level1/39_L2Norm_", "level1/40_LayerNorm"}
 # Index reductions: the task's random inputs never tie, so an argmax keeping the last of equal
 # maxima passed (torch answers the first; red-team pass 53). One trial of constant inputs has
 # every element tie.
 INDEX_TASKS = {"level1/51_Argmax_over_a_dimension", "level1/52_Argmin_over_a_dimension"}
 TIE_LABEL = "constant inputs (every element ties: the first index of the extreme is the answer)"
-STATISTICS_TASKS = {"level1/33_BatchNorm", "level1/34_InstanceNorm", "level1/35_GroupNorm_",
-                    "level1/38_L1Norm_", "level1/39_L2Norm_", "level1/40_LayerNorm"}
 
 
 @dataclass(frozen=True)
