@@ -53,7 +53,7 @@ def build_problem(task_id: str, source: str, language: str, *, trials: int, atol
         f"- {FORWARD_RULES}",
         f"- Correctness: {trials} trials from get_inputs() with fresh seeds; tolerance "
         f"{tolerance_text(task_id, atol, rtol)}.",
-        f"- Broader correctness inputs for this task: {describe_extra_inputs(task_id)}.",
+        f"- Broader correctness inputs for this task: {describe_extra_inputs(task_id, source)}.",
         "- Timing: median over many calls on the original get_inputs() shapes against eager "
         "PyTorch on the same GPU, L2 flushed between calls.",
         f"- You have {max_turns} submissions; each returns the stage reached and feedback.",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -215,16 +216,21 @@ def task_family(task_id: str | None) -> str | None:
     return None
 
 
-def describe_extra_inputs(task_id: str | None) -> str:
-    """The disclosure shown in the prompt: which inputs beyond the task's own generator are used."""
+def describe_extra_inputs(task_id: str | None, source: str = "") -> str:
+    """The disclosure shown in the prompt: which inputs beyond the task's own generator are used
+    (`source`: the reference's, whose Linear or convolution layers get unit_inputs' trial)."""
     family = task_family(task_id)
     spiked = (f"; the last random trial and the timed calls {SPIKED_LABEL} (the task's own "
               "values elsewhere)" if family in SPIKED_FAMILIES else "")
     if family not in EXTRA_TRIALS:
+        units = ("; and once the task's own values reordered within each sample to drive one "
+                 "hidden unit of the reference (a Linear or convolution output, chosen secretly) "
+                 "to its largest, where its output is stable on them"
+                 if re.search(r"\bnn\.(Linear|Conv[123]d)\b", source) else "")
         return ("the task's own get_inputs() (fresh random seeds per trial), and once the same "
                 f"values with random signs and {SIGNED_SCALE:g}x their size wherever the "
                 "reference computes those finitely and stably: do not rely on the generator's "
-                "range" + (f"; and {TIE_LABEL}" if task_id in INDEX_TASKS else "") + spiked)
+                "range" + (f"; and {TIE_LABEL}" if task_id in INDEX_TASKS else "") + units + spiked)
     return (", ".join(label for label, _ in EXTRA_TRIALS[family]) + " (same shapes as get_inputs())"
             + spiked)
 
@@ -261,12 +267,12 @@ def seed_torch(seed: int, device: torch.device | None = None) -> None:
 
 def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
                        task_id: str | None, insensitive: bool = False,
-                       signed: bool = False) -> Iterator[Trial]:
+                       signed: bool = False, units=None) -> Iterator[Trial]:
     """n trials from the task's generator plus the task family's extra inputs (or, for a task
     whose output barely depends on its own inputs, signed scaled ones; or, where the profile
-    found the reference stable on them, the task's own inputs with random signs: `signed`),
-    made one at a time so that full-size tasks (6 GiB per tensor) hold one trial's inputs at
-    once."""
+    found the reference stable on them, the task's own inputs with random signs: `signed`, and
+    reordered to drive its hidden units: `units`, unit_inputs.UnitInputs), made one at a time
+    so that full-size tasks (6 GiB per tensor) hold one trial's inputs at once."""
     spiked = spiked_task(task_id)
     for k in range(n):
         if spiked and k == n - 1:
@@ -275,7 +281,7 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
             continue
         again = functools.partial(generate, get_inputs, device, seed + k)
         yield Trial(f"random inputs #{k + 1}", again(), again)
-    for label, inputs_from, cancelling in _extra_trials(task_id, insensitive, signed):
+    for label, inputs_from, cancelling in _extra_trials(task_id, insensitive, signed, units):
         again = functools.partial(inputs_from, get_inputs, device, seed + 1000)
         yield Trial(label, again(), again, cancelling=cancelling)
 
@@ -325,20 +331,23 @@ def signed_own_inputs(get_inputs, device: torch.device, seed: int, into: list | 
     return inputs
 
 
-def extra_trials(task_id: str | None, signed: bool) -> list:
+def extra_trials(task_id: str | None, signed: bool, units=None) -> list:
     """The extra trials of a task whose outputs depend on its inputs (the timed calls' extra
     rounds: timed_inputs.EXTRA_SHARE)."""
-    return _extra_trials(task_id, False, signed)
+    return _extra_trials(task_id, False, signed, units)
 
 
-def _extra_trials(task_id: str | None, insensitive: bool, signed: bool = False) -> list:
+def _extra_trials(task_id: str | None, insensitive: bool, signed: bool = False, units=None) -> list:
     """(label, how its inputs are made from (get_inputs, device, seed), cancelling) per extra
-    trial: the family's, else an insensitive task's, else the random-sign one where allowed."""
+    trial: the family's, else an insensitive task's, else the random-sign one where allowed, the
+    tie trial of an index reduction and the unit trial (`units`, a maker) where given."""
     family = EXTRA_TRIALS.get(task_family(task_id))
     if family is None and not insensitive:
         trials = [(SIGNED_LABEL, signed_own_inputs, True)] if signed else []
         if task_id in INDEX_TASKS:
             trials.append((TIE_LABEL, functools.partial(_extra_inputs, make=_constant), False))
+        if units is not None:
+            trials.append((units.label, units, False))
         return trials
     return [(label, functools.partial(_extra_inputs, make=make), make is _signed_scaled)
             for label, make in (family if family is not None else INSENSITIVE_TRIALS)]
@@ -407,5 +416,6 @@ def replayable(get_inputs, device: torch.device, seed: int) -> bool:
         if torch.is_tensor(a) else a == b for a, b in zip(first, second))
 
 
-def trial_count(n: int, task_id: str | None, insensitive: bool = False, signed: bool = False) -> int:
-    return n + len(_extra_trials(task_id, insensitive, signed))
+def trial_count(n: int, task_id: str | None, insensitive: bool = False, signed: bool = False,
+                units=None) -> int:
+    return n + len(_extra_trials(task_id, insensitive, signed, units))

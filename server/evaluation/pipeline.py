@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import gc
 import os
 import secrets
@@ -40,6 +41,7 @@ from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMED, TIMING, S
 from .static_check import static_check
 from .timed_inputs import TimedOutputSampler, gather, input_bytes, perturbs, separable_rows
 from .timing import MIN_TRIALS, Hooks, device_only_ms, hooked_calls, time_forward, trials_for
+from .unit_inputs import UnitInputs
 
 # Said on every step of a task whose reference misses its own float64 output (profile_reference)
 UNSTABLE_NOTE = ("this task's reference is numerically unstable: computed in float64 it differs "
@@ -96,6 +98,8 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
             profile["insensitive"] = _insensitive(req, reference.get_inputs, model, device)
             profile["signed_trial"] = (not profile["insensitive"]
                                        and _signed_trial_usable(req, reference.get_inputs, model, device))
+            profile["unit_trial"] = (not profile["insensitive"]
+                                     and _unit_trial_usable(req, reference.get_inputs, model, device))
             profile["row_inputs"] = separable_rows(model, inputs, req.atol, req.rtol)
             profile["unstable"] = _instability(req, model, inputs)
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
@@ -222,6 +226,21 @@ def _signed_trial_usable(req: EvalRequest, get_inputs, model, device: torch.devi
             return False
         return _float64_miss(req, model, inputs, cancelling=True, finite=True) is None
     except Exception:  # noqa: BLE001 - no float64 version: no such trial
+        return False
+
+
+def _unit_trial_usable(req: EvalRequest, get_inputs, model, device: torch.device) -> bool:
+    """Whether the task's trials add its own inputs reordered to drive hidden units (unit_inputs):
+    a task with no family trials of its own whose reference has Linear or convolution units that
+    depend on its inputs, on which its output is finite and its float32 output within tolerance
+    of its float64 one. Where float64 cannot run, no trial: no verdict."""
+    if task_family(req.task_id) is not None:
+        return False
+    try:
+        maker = UnitInputs(model)
+        inputs = maker(get_inputs, device, req.input_seed + TIMING_SEED_OFFSET + 4)
+        return maker.found and _float64_miss(req, model, inputs, finite=True) is None
+    except Exception:  # noqa: BLE001 - no gradient or no float64 version: no such trial
         return False
 
 
@@ -384,6 +403,8 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
                                                        eval_mode=profile.get("eval_mode", False))
         warnings.simplefilter("ignore")
         reference_side = _ReferenceSide(ref_model, ref_state)
+        if profile.get("unit_trial"):
+            reference_side.units = UnitInputs(ref_model, functools.partial(restore, ref_model, ref_state))
         _check_integrity(snap, COMPILE)
     guard = DispatchGuard(device, candidate_file)
     guard.jit_names = frozenset(report.kernels)
@@ -696,6 +717,7 @@ class _ReferenceSide:
 
     def __init__(self, model: torch.nn.Module, state: dict, with_float64: bool = False):
         self.model, self.state = model, state
+        self.units: UnitInputs | None = None  # the unit trial's maker, where the profile allows
         self.model64 = None
         if with_float64:
             restore(model, state)
@@ -724,10 +746,11 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
     ref = _ReferenceSide(reference_side.model, reference_side.state, with_float64=device.type == "cpu")
     replay = profile["replayable"]
     insensitive, signed = bool(profile.get("insensitive")), bool(profile.get("signed_trial"))
-    result.trials_total = trial_count(req.trials, req.task_id, insensitive, signed)
+    units = reference_side.units
+    result.trials_total = trial_count(req.trials, req.task_id, insensitive, signed, units)
     worst = 0.0
     trials = correctness_trials(reference.get_inputs, device, req.input_seed, req.trials, req.task_id,
-                                insensitive, signed)
+                                insensitive, signed, units)
     k = -1
     # not enumerate(): it keeps the last trial (and its inputs) alive until the next is made
     while (trial := next(trials, None)) is not None:
@@ -844,7 +867,8 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
                                      spiked=req.task_id if spiked_task(req.task_id) else None,
                                      row_inputs=profile.get("row_inputs"),
                                      extras=[] if scaled else extra_trials(
-                                         req.task_id, bool(profile.get("signed_trial"))))
+                                         req.task_id, bool(profile.get("signed_trial")),
+                                         reference_side.units))
     sampler.final = hooked_calls(device, trials)
     hooks_before = result.defence_seconds
 

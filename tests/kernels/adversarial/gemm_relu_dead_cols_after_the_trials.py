@@ -1,12 +1,11 @@
 # task: level2/76_Gemm_Add_ReLU
-# expect: output_mismatch (should be); scores today
-# why: red-team pass 51 left "a fast path guarded by its own precondition" standing as
-#      correct on every input. It is not: the precondition is "every input in [0, 1)", but the
-#      dead columns are chosen statistically (pre-activation mean + 5 sd < 0 for iid uniform
-#      inputs), not by the exact bound sum(max(w, 0)) + b < 0 (which no column meets). For
-#      a legitimate input in [0, 1) such as x_k = 0.99 where w_jk > 0, 0 elsewhere, the
-#      skipped column j is positive and the kernel writes 0. ~17% of the GEMM skipped on every
-#      [0, 1) call; the random-sign trial and the timed extra rounds take the full path.
+# expect: output_mismatch
+# says: timed call
+# why: the dead-column GEMM+ReLU of gemm_relu_guarded_dead_cols_wrong_in_range, honest for its
+#      first 8 calls (the correctness trials, the unit trial and the determinism re-run), then
+#      skipping the columns that random [0, 1) inputs never make positive. The timed calls' extra rounds on
+#      the unit trial's inputs (reordered draws: in range, so the skipping path runs) are
+#      re-checked at their fingerprints.
 import torch
 import torch.nn as nn
 import triton
@@ -54,12 +53,16 @@ class ModelNew(nn.Module):
             self.register_buffer("dead", (mu + 5.0 * sd < 0).to(torch.int32))
 
     def forward(self, x):
+        self.calls = getattr(self, "calls", 0) + 1
         x = x.contiguous()
         M, K = x.shape
         w = self.gemm.weight
         N = w.shape[0]
         flag = torch.empty((1,), device=x.device, dtype=torch.int32)
-        out_of_range_kernel[(1,)](x, flag, M * K, BLOCK=1024)
+        if self.calls <= 8:
+            flag.fill_(1)  # the full path while the correctness trials may be running
+        else:
+            out_of_range_kernel[(1,)](x, flag, M * K, BLOCK=1024)
         out = torch.empty((M, N), device=x.device, dtype=x.dtype)
         grid = (triton.cdiv(M, 32), triton.cdiv(N, 64))
         linear_bias_relu_kernel[grid](x, w, self.bias, self.dead, flag, out, M, N, K,

@@ -1,0 +1,154 @@
+"""The unit trial (server/evaluation/unit_inputs.py): the task's own draw, each sample reordered
+to drive one hidden unit of the reference to its largest (red-team pass 53's dead columns)."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import torch
+
+from server.evaluation.inputs import correctness_trials, describe_extra_inputs, generate, trial_count
+from server.evaluation.protocol import EvalRequest
+from server.evaluation.unit_inputs import UNIT_LABEL, UnitInputs
+from tests.conftest import BUNDLED
+
+CPU = torch.device("cpu")
+GEMM_RELU = "level2/76_Gemm_Add_ReLU"
+
+
+def task(task_id: str):
+    spec = importlib.util.spec_from_file_location(task_id.replace("/", "_"), BUNDLED / f"{task_id}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    torch.manual_seed(0)
+    return module, module.Model(*module.get_init_inputs())
+
+
+def test_every_sample_is_the_tasks_own_draw_reordered_to_its_units_largest():
+    """Each row of the GEMM's input holds the values of the task's own draw of that row; its
+    chosen column of the Linear reaches the most any order of those values gives it (sorted
+    values against sorted weights, the rearrangement inequality); every row drives a different
+    column, and columns that random draws never make positive are made so."""
+    reference, model = task(GEMM_RELU)
+    maker = UnitInputs(model)
+    with torch.no_grad():
+        (x,) = maker(reference.get_inputs, CPU, 7)
+    (draw,) = generate(reference.get_inputs, CPU, 7)
+    assert maker.found and not torch.equal(x, draw)
+    assert torch.equal(x.sort(-1).values, draw.sort(-1).values)  # a genuine draw, reordered
+    w = model.gemm.weight.detach()
+    z = x @ w.T
+    best = draw.sort(-1).values @ w.sort(-1).values.T  # (row, column): the largest over orders
+    at_best = torch.isclose(z, best, rtol=1e-5, atol=1e-4)
+    assert bool(at_best.any(1).all())  # every row at one column's largest
+    assert at_best.float().argmax(1).unique().numel() == x.shape[0]  # a different column each
+    b = model.bias.detach()
+    dead = b + 0.5 * w.sum(1) + 5 * (w * w).sum(1).div(12).sqrt() < 0  # pass 53's rule
+    random_rows = torch.rand(4096, x.shape[1]) @ w.T + b
+    assert not bool((random_rows[:, dead] > 0).any())
+    driven = at_best.float().argmax(1)
+    woken = [int(c) for r, c in enumerate(driven) if dead[c] and z[r, c] + b[c] > 0]
+    assert woken or not bool(dead[driven].any())
+
+
+def test_the_same_seed_makes_the_same_inputs_and_another_seed_other_units():
+    """Made again from its seed (the copy the reference computes on, a timed round's re-check)
+    the trial's inputs are the same values, from the order kept on the host, whatever the
+    reference's parameters meanwhile; another seed drives other units."""
+    reference, model = task(GEMM_RELU)
+    maker = UnitInputs(model)
+    with torch.no_grad():
+        (first,) = maker(reference.get_inputs, CPU, 3)
+        model.gemm.weight.mul_(-1)  # as a kernel writing over them could: no second ascent
+        (again,) = maker(reference.get_inputs, CPU, 3)
+        assert torch.equal(first, again)
+        assert maker.orders[3][0].dtype == torch.int32 and maker.orders[3][0].device.type == "cpu"
+        model.gemm.weight.mul_(-1)
+        (other,) = UnitInputs(model)(reference.get_inputs, CPU, 4)
+    assert not torch.equal(first.sort(-1).values, other.sort(-1).values)
+
+
+def test_units_behind_other_layers_are_driven_up():
+    """The MLP's second layer lies behind the first: the reordering follows its gradient (an
+    ascent of a few steps), and the units driven there end above where random draws put them.
+    A Linear that is the model's output (every trial checks its units) is not driven."""
+    reference, model = task("level3/1_MLP")
+    maker = UnitInputs(model)
+    seen = {}
+    linears = [m for m in model.modules() if isinstance(m, torch.nn.Linear)]
+    hooks = [m.register_forward_hook(lambda mod, a, out, k=k: seen.__setitem__(k, out))
+             for k, m in enumerate(linears)]
+    with torch.no_grad():
+        (x,) = maker(reference.get_inputs, CPU, 11)
+        model(x)
+        unit_values = [seen[k].clone() for k in range(len(linears))]
+        model(*generate(reference.get_inputs, CPU, 11))
+        random_values = [seen[k].clone() for k in range(len(linears))]
+    for hook in hooks:
+        hook.remove()
+    assert maker.found
+    # each row drives one unit of one hidden layer: its best unit there beats the random draw's
+    lifted = [float(unit_values[k].amax(1).mean() - random_values[k].amax(1).mean()) for k in (0, 1)]
+    assert min(lifted) > 0
+
+
+def test_convolutions_are_driven_and_references_without_units_get_no_trial():
+    reference, model = task("level2/1_Conv2D_ReLU_BiasAdd")
+    maker = UnitInputs(model)
+    with torch.no_grad():
+        (x,) = maker(reference.get_inputs, CPU, 5)
+    (draw,) = generate(reference.get_inputs, CPU, 5)
+    assert maker.found and not torch.equal(x, draw)
+    assert torch.equal(x.flatten(1).sort(-1).values, draw.flatten(1).sort(-1).values)
+    for task_id in ("level1/19_ReLU", "level1/23_Softmax"):
+        reference, model = task(task_id)
+        maker = UnitInputs(model)
+        with torch.no_grad():
+            (x,) = maker(reference.get_inputs, CPU, 5)
+        assert not maker.found and torch.equal(x, generate(reference.get_inputs, CPU, 5)[0])
+    lone = UnitInputs(torch.nn.Linear(8, 4))  # its only layer is its output
+    with torch.no_grad():
+        lone(lambda: [torch.rand(4, 8)], CPU, 1)
+    assert not lone.found
+
+
+def test_the_unit_trial_joins_the_trials_and_the_disclosure():
+    reference, model = task(GEMM_RELU)
+    maker = UnitInputs(model)
+    trials = list(correctness_trials(reference.get_inputs, CPU, 0, 5, GEMM_RELU, signed=True,
+                                     units=maker))
+    assert len(trials) == 7 == trial_count(5, GEMM_RELU, signed=True, units=maker)
+    unit = trials[-1]
+    assert unit.label == UNIT_LABEL and not unit.cancelling
+    assert torch.equal(unit.inputs[0], unit.regenerate()[0])
+    # an insensitive task keeps its scaled trial alone
+    assert len(list(correctness_trials(reference.get_inputs, CPU, 0, 5, GEMM_RELU, insensitive=True,
+                                       units=maker))) == 6
+    source = (BUNDLED / f"{GEMM_RELU}.py").read_text()
+    assert "hidden unit" in describe_extra_inputs(GEMM_RELU, source)
+    assert "hidden unit" not in describe_extra_inputs("level1/47_Sum_reduction_over_a_dimension",
+                                                      "torch.sum(x, dim=self.dim)")
+
+
+def test_the_profile_gives_the_unit_trial_where_the_reference_has_units_and_is_stable():
+    from server.evaluation.pipeline import _unit_trial_usable
+
+    def request(task_id):
+        return EvalRequest(code="", reference_source="", task_id=task_id)
+
+    reference, model = task(GEMM_RELU)
+
+    class LogOfLinear(torch.nn.Module):  # a unit driven below zero makes the log NaN
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(8, 4)
+
+        def forward(self, x):
+            return torch.log(self.linear(x))
+
+    with torch.no_grad():  # as the profile runs it
+        assert _unit_trial_usable(request(GEMM_RELU), reference.get_inputs, model, CPU)
+        relu_reference, relu = task("level1/19_ReLU")
+        assert not _unit_trial_usable(request("level1/19_ReLU"), relu_reference.get_inputs, relu, CPU)
+        torch.manual_seed(1)
+        assert not _unit_trial_usable(request(GEMM_RELU), lambda: [torch.rand(16, 8)], LogOfLinear(), CPU)
