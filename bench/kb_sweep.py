@@ -197,7 +197,8 @@ def sweep_task(path: Path, task_id: str, device: str, static_only: bool,
         row["profile_s"] = round(time.perf_counter() - t0, 3)
         row["ref_ms"] = profile["ref_runtime_ms"]
         row["flags"] = {k: profile.get(k) for k in ("replayable", "perturb_timing_inputs",
-                                                     "insensitive", "eval_mode", "signed_trial")}
+                                                     "insensitive", "eval_mode", "signed_trial",
+                                                     "unit_trial", "unit_ms")}
         row["flags"]["rows"] = profile.get("row_inputs")
         row["flags"]["unstable"] = profile.get("unstable")
         row["flags"]["launch_bound"] = profile.get("launch_bound")
@@ -264,6 +265,10 @@ def summary(rows: list[dict]) -> None:
         print(f"launch-bound references (the profile's `launch_bound`): {len(bound)} of {len(done)}")
         signed = sum(1 for r in done if r["flags"].get("signed_trial"))
         print(f"tasks with the random-sign trial (the profile's `signed_trial`): {signed} of {len(done)}")
+        units = sorted((r["flags"]["unit_ms"], r["task"]) for r in done if r["flags"].get("unit_trial"))
+        print(f"tasks with the unit trial (the profile's `unit_trial`): {len(units)} of {len(done)}"
+              + (f"; its inputs made in {units[0][0]:.1f}-{units[-1][0]:.1f} ms (median "
+                 f"{statistics.median(u for u, _ in units):.1f})" if units else ""))
         steps = [r["same"]["s"] for r in done if r.get("same", {}).get("stage") == "scored"]
         profiles = [r["profile_s"] for r in done]
         print(f"same's step (in process, first of its task): median {statistics.median(steps):.2f} s, "

@@ -131,7 +131,7 @@ def test_the_unit_trial_joins_the_trials_and_the_disclosure():
 
 
 def test_the_profile_gives_the_unit_trial_where_the_reference_has_units_and_is_stable():
-    from server.evaluation.pipeline import _unit_trial_usable
+    from server.evaluation.pipeline import _unit_trial
 
     def request(task_id):
         return EvalRequest(code="", reference_source="", task_id=task_id)
@@ -147,8 +147,8 @@ def test_the_profile_gives_the_unit_trial_where_the_reference_has_units_and_is_s
             return torch.log(self.linear(x))
 
     with torch.no_grad():  # as the profile runs it
-        assert _unit_trial_usable(request(GEMM_RELU), reference.get_inputs, model, CPU)
+        assert _unit_trial(request(GEMM_RELU), reference.get_inputs, model, CPU) > 0
         relu_reference, relu = task("level1/19_ReLU")
-        assert not _unit_trial_usable(request("level1/19_ReLU"), relu_reference.get_inputs, relu, CPU)
+        assert _unit_trial(request("level1/19_ReLU"), relu_reference.get_inputs, relu, CPU) is None
         torch.manual_seed(1)
-        assert not _unit_trial_usable(request(GEMM_RELU), lambda: [torch.rand(16, 8)], LogOfLinear(), CPU)
+        assert _unit_trial(request(GEMM_RELU), lambda: [torch.rand(16, 8)], LogOfLinear(), CPU) is None

@@ -43,6 +43,11 @@ from .timed_inputs import TimedOutputSampler, gather, input_bytes, perturbs, sep
 from .timing import MIN_TRIALS, Hooks, device_only_ms, hooked_calls, time_forward, trials_for
 from .unit_inputs import UnitInputs
 
+# The unit trial's inputs (unit_inputs.py) are made for a step's trial and again for each timed
+# round on them (a sort of every sample and a forward and backward of the reference): a task
+# whose making takes longer on the GPU gets no such trial (full-size convolutions' samples hold
+# a million values each).
+UNIT_MAX_MS = 50.0
 # Said on every step of a task whose reference misses its own float64 output (profile_reference)
 UNSTABLE_NOTE = ("this task's reference is numerically unstable: computed in float64 it differs "
                  "from its own float32 output beyond the tolerance, so a kernel that rounds "
@@ -98,8 +103,9 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
             profile["insensitive"] = _insensitive(req, reference.get_inputs, model, device)
             profile["signed_trial"] = (not profile["insensitive"]
                                        and _signed_trial_usable(req, reference.get_inputs, model, device))
-            profile["unit_trial"] = (not profile["insensitive"]
-                                     and _unit_trial_usable(req, reference.get_inputs, model, device))
+            profile["unit_ms"] = (None if profile["insensitive"]
+                                  else _unit_trial(req, reference.get_inputs, model, device))
+            profile["unit_trial"] = profile["unit_ms"] is not None
             profile["row_inputs"] = separable_rows(model, inputs, req.atol, req.rtol)
             profile["unstable"] = _instability(req, model, inputs)
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
@@ -229,19 +235,30 @@ def _signed_trial_usable(req: EvalRequest, get_inputs, model, device: torch.devi
         return False
 
 
-def _unit_trial_usable(req: EvalRequest, get_inputs, model, device: torch.device) -> bool:
-    """Whether the task's trials add its own inputs reordered to drive hidden units (unit_inputs):
-    a task with no family trials of its own whose reference has Linear or convolution units that
-    depend on its inputs, on which its output is finite and its float32 output within tolerance
-    of its float64 one. Where float64 cannot run, no trial: no verdict."""
+def _unit_trial(req: EvalRequest, get_inputs, model, device: torch.device) -> float | None:
+    """The milliseconds one making of the unit trial's inputs takes (unit_inputs: the task's own
+    inputs reordered to drive hidden units) where the task's trials add it, else None: a task
+    with no family trials of its own whose reference has Linear or convolution units that
+    depend on its inputs, on which its output is finite and its float32 output within
+    tolerance of its float64 one (where float64 cannot run, no trial: no verdict), and on a GPU
+    made within UNIT_MAX_MS (each step makes them for its trial and its timed rounds)."""
     if task_family(req.task_id) is not None:
-        return False
+        return None
     try:
         maker = UnitInputs(model)
-        inputs = maker(get_inputs, device, req.input_seed + TIMING_SEED_OFFSET + 4)
-        return maker.found and _float64_miss(req, model, inputs, finite=True) is None
+        maker(get_inputs, device, req.input_seed + TIMING_SEED_OFFSET + 4)
+        if not maker.found:
+            return None
+        _settle(device)  # warm now: the second making is what every step pays
+        start = time.perf_counter()
+        inputs = UnitInputs(model)(get_inputs, device, req.input_seed + TIMING_SEED_OFFSET + 5)
+        _settle(device)
+        ms = (time.perf_counter() - start) * 1e3
+        if device.type == "cuda" and ms > UNIT_MAX_MS:
+            return None
+        return ms if _float64_miss(req, model, inputs, finite=True) is None else None
     except Exception:  # noqa: BLE001 - no gradient or no float64 version: no such trial
-        return False
+        return None
 
 
 def _perturbation_visible(req: EvalRequest, model, inputs: list) -> bool:
