@@ -198,7 +198,7 @@ def sweep_task(path: Path, task_id: str, device: str, static_only: bool,
         row["ref_ms"] = profile["ref_runtime_ms"]
         row["flags"] = {k: profile.get(k) for k in ("replayable", "perturb_timing_inputs",
                                                      "insensitive", "eval_mode", "signed_trial",
-                                                     "unit_trial", "unit_ms")}
+                                                     "unit_trial", "unit_ms", "unit_note")}
         row["flags"]["rows"] = profile.get("row_inputs")
         row["flags"]["unstable"] = profile.get("unstable")
         row["flags"]["launch_bound"] = profile.get("launch_bound")
@@ -269,6 +269,10 @@ def summary(rows: list[dict]) -> None:
         print(f"tasks with the unit trial (the profile's `unit_trial`): {len(units)} of {len(done)}"
               + (f"; its inputs made in {units[0][0]:.1f}-{units[-1][0]:.1f} ms (median "
                  f"{statistics.median(u for u, _ in units):.1f})" if units else ""))
+        for r in done:
+            note = r["flags"].get("unit_note")
+            if note and not note.startswith(("a task family", "no hidden", "the task's own")):
+                print(f"  no unit trial for {r['task']}: {note}")
         steps = [r["same"]["s"] for r in done if r.get("same", {}).get("stage") == "scored"]
         profiles = [r["profile_s"] for r in done]
         print(f"same's step (in process, first of its task): median {statistics.median(steps):.2f} s, "

@@ -53,8 +53,8 @@ def test_every_sample_is_the_tasks_own_draw_reordered_to_its_units_largest():
 
 def test_the_same_seed_makes_the_same_inputs_and_another_seed_other_units():
     """Made again from its seed (the copy the reference computes on, a timed round's re-check)
-    the trial's inputs are the same values, from the order kept on the host, whatever the
-    reference's parameters meanwhile; another seed drives other units."""
+    the trial's inputs are the same values, from the order kept, whatever the reference's
+    parameters meanwhile; another seed drives other units."""
     reference, model = task(GEMM_RELU)
     maker = UnitInputs(model)
     with torch.no_grad():
@@ -62,7 +62,7 @@ def test_the_same_seed_makes_the_same_inputs_and_another_seed_other_units():
         model.gemm.weight.mul_(-1)  # as a kernel writing over them could: no second ascent
         (again,) = maker(reference.get_inputs, CPU, 3)
         assert torch.equal(first, again)
-        assert maker.orders[3][0].dtype == torch.int32 and maker.orders[3][0].device.type == "cpu"
+        assert maker.orders[3][0].dtype == torch.int32
         model.gemm.weight.mul_(-1)
         (other,) = UnitInputs(model)(reference.get_inputs, CPU, 4)
     assert not torch.equal(first.sort(-1).values, other.sort(-1).values)
@@ -147,8 +147,12 @@ def test_the_profile_gives_the_unit_trial_where_the_reference_has_units_and_is_s
             return torch.log(self.linear(x))
 
     with torch.no_grad():  # as the profile runs it
-        assert _unit_trial(request(GEMM_RELU), reference.get_inputs, model, CPU) > 0
+        ms, why_not = _unit_trial(request(GEMM_RELU), reference.get_inputs, model, CPU)
+        assert ms > 0 and why_not is None
         relu_reference, relu = task("level1/19_ReLU")
-        assert _unit_trial(request("level1/19_ReLU"), relu_reference.get_inputs, relu, CPU) is None
+        assert "family" in _unit_trial(request("level1/19_ReLU"), relu_reference.get_inputs, relu, CPU)[1]
+        assert "no hidden" in _unit_trial(request("level1/47_Sum_reduction_over_a_dimension"),
+                                          relu_reference.get_inputs, relu, CPU)[1]
         torch.manual_seed(1)
-        assert _unit_trial(request(GEMM_RELU), lambda: [torch.rand(16, 8)], LogOfLinear(), CPU) is None
+        assert "not stable" in _unit_trial(request(GEMM_RELU), lambda: [torch.rand(16, 8)],
+                                           LogOfLinear(), CPU)[1]

@@ -103,9 +103,10 @@ def profile_reference(req: EvalRequest, workdir: str) -> dict:
             profile["insensitive"] = _insensitive(req, reference.get_inputs, model, device)
             profile["signed_trial"] = (not profile["insensitive"]
                                        and _signed_trial_usable(req, reference.get_inputs, model, device))
-            profile["unit_ms"] = (None if profile["insensitive"]
-                                  else _unit_trial(req, reference.get_inputs, model, device))
-            profile["unit_trial"] = profile["unit_ms"] is not None
+            profile["unit_ms"], profile["unit_note"] = (
+                (None, "the task's own inputs barely move its output") if profile["insensitive"]
+                else _unit_trial(req, reference.get_inputs, model, device))
+            profile["unit_trial"] = profile["unit_note"] is None
             profile["row_inputs"] = separable_rows(model, inputs, req.atol, req.rtol)
             profile["unstable"] = _instability(req, model, inputs)
     flops, nbytes, dtype = roofline.task_counts(model, inputs)
@@ -235,30 +236,32 @@ def _signed_trial_usable(req: EvalRequest, get_inputs, model, device: torch.devi
         return False
 
 
-def _unit_trial(req: EvalRequest, get_inputs, model, device: torch.device) -> float | None:
-    """The milliseconds one making of the unit trial's inputs takes (unit_inputs: the task's own
-    inputs reordered to drive hidden units) where the task's trials add it, else None: a task
-    with no family trials of its own whose reference has Linear or convolution units that
-    depend on its inputs, on which its output is finite and its float32 output within
-    tolerance of its float64 one (where float64 cannot run, no trial: no verdict), and on a GPU
-    made within UNIT_MAX_MS (each step makes them for its trial and its timed rounds)."""
+def _unit_trial(req: EvalRequest, get_inputs, model, device: torch.device) -> tuple:
+    """(ms, why not): how long one making of the unit trial's inputs takes (unit_inputs: the
+    task's own inputs reordered to drive hidden units), and None where the task's trials add
+    it, else the reason they do not. They do for a task with no family trials of its own whose
+    reference has Linear or convolution units that depend on its inputs, on which its output
+    is finite and its float32 output within tolerance of its float64 one (where float64 cannot
+    run, no trial: no verdict), and on a GPU made within UNIT_MAX_MS (each step makes them for
+    its trial and its timed rounds)."""
     if task_family(req.task_id) is not None:
-        return None
+        return None, "a task family with trials of its own"
     try:
         maker = UnitInputs(model)
         maker(get_inputs, device, req.input_seed + TIMING_SEED_OFFSET + 4)
         if not maker.found:
-            return None
+            return None, "no hidden Linear or convolution unit depends on the inputs"
         _settle(device)  # warm now: the second making is what every step pays
         start = time.perf_counter()
         inputs = UnitInputs(model)(get_inputs, device, req.input_seed + TIMING_SEED_OFFSET + 5)
         _settle(device)
         ms = (time.perf_counter() - start) * 1e3
         if device.type == "cuda" and ms > UNIT_MAX_MS:
-            return None
-        return ms if _float64_miss(req, model, inputs, finite=True) is None else None
-    except Exception:  # noqa: BLE001 - no gradient or no float64 version: no such trial
-        return None
+            return ms, f"its inputs take {ms:.0f} ms to make (at most {UNIT_MAX_MS:g})"
+        miss = _float64_miss(req, model, inputs, finite=True)
+        return ms, None if miss is None else f"the reference is not stable on them: {miss[:200]}"
+    except Exception as exc:  # noqa: BLE001 - no gradient or no float64 version: no such trial
+        return None, f"{type(exc).__name__}: {str(exc)[:200]}"
 
 
 def _perturbation_visible(req: EvalRequest, model, inputs: list) -> bool:

@@ -35,10 +35,13 @@ _TARGET_SEED = 0x68E31DA4  # the secret units come from the inputs' (secret) see
 class UnitInputs:
     """The trial's maker (inputs.py's signature: get_inputs, device, seed, into), bound to the
     reference model; `restore` puts its pristine parameters back before an ascent (a kernel may
-    have written over them). The order each seed's ascent found is kept on the host, so making
-    that seed's inputs again (the copy the reference computes on, a timed round's re-check)
-    gives the same values without a second ascent, whose GPU gradients need not repeat bit for
-    bit. `found`: whether the last ascent had hidden units to drive."""
+    have written over them). The order each seed's ascent found is kept (int32, on the device:
+    copies to the host cost more than the ascent at 8 million values), so making that seed's
+    inputs again (the copy the reference computes on, a timed round's re-check) gives the same
+    values without a second ascent, whose GPU gradients need not repeat bit for bit. A kernel
+    writing over a kept order gains nothing: the inputs made again then differ from those it
+    was given, which the comparison refuses. `found`: whether the last ascent had hidden units
+    to drive."""
 
     label = UNIT_LABEL
 
@@ -53,12 +56,11 @@ class UnitInputs:
         if orders is None:
             self.restore()
             orders = self.orders[seed] = self._ascend(inputs, seed)
-        return [_arranged(x, orders[i].to(x.device)) if i in orders else x
-                for i, x in enumerate(inputs)]
+        return [_arranged(x, orders[i]) if i in orders else x for i, x in enumerate(inputs)]
 
     def _ascend(self, inputs: list, seed: int) -> dict[int, torch.Tensor]:
         """Per reorderable input (index): for each sample, the positions that receive its values
-        in ascending order (kept on the host). Empty where the reference has no hidden unit."""
+        in ascending order. Empty where the reference has no hidden unit."""
         self.found = False
         movable = [i for i, x in enumerate(inputs) if _reorderable(x)]
         layers = [m for m in self.model.modules() if isinstance(m, UNIT_MODULES)]
@@ -77,10 +79,11 @@ class UnitInputs:
                 hook.remove()
 
     def _reorder(self, inputs: list, movable: list, seen: dict, seed: int) -> dict:
-        current = {i: _flat(inputs[i]).argsort(-1) for i in movable}  # the draw's own order
+        current: dict = {i: None for i in movable}  # None: the draw's own order
         targets, steps = None, STEPS
         for step in range(steps):
-            leaves = {i: _arranged(inputs[i], current[i]).requires_grad_(True) for i in movable}
+            leaves = {i: (inputs[i].detach() if current[i] is None
+                          else _arranged(inputs[i], current[i])).requires_grad_(True) for i in movable}
             seen.clear()
             out = self.model(*[leaves.get(i, x) for i, x in enumerate(inputs)])
             if targets is None:
@@ -96,20 +99,26 @@ class UnitInputs:
             if not torch.is_tensor(objective) or not objective.requires_grad:
                 return {}  # the units do not depend on the inputs through autograd
             grads = torch.autograd.grad(objective, [leaves[i] for i in movable], allow_unused=True)
+            del leaves, out, objective
+            seen.clear()
             changed = False
             for i, grad in zip(movable, grads):
                 if grad is None:
                     continue
-                g = _flat(grad.detach())
-                follow = g.abs().amax(-1, keepdim=True) > 0  # a sample no unit depends on stays
-                order = torch.where(follow, g.argsort(dim=-1, stable=True), current[i])
-                changed |= not torch.equal(order, current[i])
+                g = _flat(grad)
+                order = g.argsort(dim=-1, stable=True)
+                follow = g.abs().amax(-1) > 0
+                if not bool(follow.all()):  # a sample no unit depends on keeps its order
+                    kept = (_flat(inputs[i]).argsort(-1) if current[i] is None
+                            else current[i].long())
+                    order = torch.where(follow[:, None], order, kept)
+                order = order.to(torch.int32)
+                changed |= current[i] is None or not torch.equal(order, current[i])
                 current[i] = order
-            del leaves, out, objective, grads
-            seen.clear()
+            del grads
             if not changed or step == steps - 1:
                 break
-        return {i: order.to("cpu", torch.int32) for i, order in current.items()}
+        return {i: order for i, order in current.items() if order is not None}
 
 
 def _reorderable(x) -> bool:
