@@ -9,7 +9,7 @@ import torch
 
 from server.evaluation.inputs import correctness_trials, describe_extra_inputs, generate, trial_count
 from server.evaluation.protocol import EvalRequest
-from server.evaluation.unit_inputs import UNIT_LABEL, UnitInputs
+from server.evaluation.unit_inputs import FULL_LABEL, PART_LABEL, UnitInputs
 from tests.conftest import BUNDLED
 
 CPU = torch.device("cpu")
@@ -112,22 +112,124 @@ def test_convolutions_are_driven_and_references_without_units_get_no_trial():
     assert not lone.found
 
 
-def test_the_unit_trial_joins_the_trials_and_the_disclosure():
+def test_the_unit_trials_join_the_trials_and_the_disclosure():
     reference, model = task(GEMM_RELU)
-    maker = UnitInputs(model)
+    makers = [UnitInputs(model), UnitInputs(model, part=True)]
     trials = list(correctness_trials(reference.get_inputs, CPU, 0, 5, GEMM_RELU, signed=True,
-                                     units=maker))
-    assert len(trials) == 7 == trial_count(5, GEMM_RELU, signed=True, units=maker)
-    unit = trials[-1]
-    assert unit.label == UNIT_LABEL and not unit.cancelling
-    assert torch.equal(unit.inputs[0], unit.regenerate()[0])
+                                     units=makers))
+    assert len(trials) == 8 == trial_count(5, GEMM_RELU, signed=True, units=makers)
+    assert [t.label for t in trials[-2:]] == [FULL_LABEL, PART_LABEL]
+    for unit in trials[-2:]:
+        assert not unit.cancelling and torch.equal(unit.inputs[0], unit.regenerate()[0])
     # an insensitive task keeps its scaled trial alone
     assert len(list(correctness_trials(reference.get_inputs, CPU, 0, 5, GEMM_RELU, insensitive=True,
-                                       units=maker))) == 6
+                                       units=makers))) == 6
     source = (BUNDLED / f"{GEMM_RELU}.py").read_text()
     assert "hidden unit" in describe_extra_inputs(GEMM_RELU, source)
     assert "hidden unit" not in describe_extra_inputs("level1/47_Sum_reduction_over_a_dimension",
                                                       "torch.sum(x, dim=self.dim)")
+
+
+def test_the_second_trial_drives_each_sample_part_of_the_way_and_no_position_stands_out():
+    """Red-team pass 54 told the first trial's rows from random ones by four reads: a driven
+    row's largest values sit at its unit's largest weights. In the second trial each row's
+    column lies short of its largest, most well above its random level, and those four
+    positions hold values in the row's top tenth far less often."""
+    reference, model = task(GEMM_RELU)
+    w = model.gemm.weight.detach()
+    full_top, part_top, lifted = [], [], []
+    for seed in range(6):
+        with torch.no_grad():
+            (exact,) = UnitInputs(model)(reference.get_inputs, CPU, seed)
+            (part,) = UnitInputs(model, part=True)(reference.get_inputs, CPU, seed)
+        (draw,) = generate(reference.get_inputs, CPU, seed)
+        assert torch.equal(part.sort(-1).values, draw.sort(-1).values)
+        columns = ((exact @ w.T) - (draw @ w.T)).argmax(1)  # each row's driven column
+        best = (draw.sort(-1).values * w[columns].sort(-1).values).sum(1)
+        random_level = (draw * w[columns]).sum(1)
+        reached = ((part * w[columns]).sum(1) - random_level) / (best - random_level)
+        lifted.append(reached)
+        top = w[columns].topk(4, dim=1).indices
+        for x, kept in ((exact, full_top), (part, part_top)):
+            tenth = x.quantile(0.9, dim=1, keepdim=True)
+            kept.append((x.gather(1, top) >= tenth).all(1).float().mean())
+    reached = torch.cat(lifted)
+    assert float(reached.max()) < 0.95 and float(reached.mean()) > 0.2  # part of the way
+    assert float((reached < 0.1).float().mean()) < 0.15  # rarely left near its random level
+    assert float(torch.stack(full_top).mean()) > 0.9 > 0.2 > float(torch.stack(part_top).mean())
+
+
+class _InPlaceGemmRelu(torch.nn.Module):  # level 2 task 76 written in place
+    def __init__(self):
+        super().__init__()
+        self.gemm = torch.nn.Linear(256, 128, bias=False)
+        self.bias = torch.nn.Parameter(torch.randn(128))
+
+    def forward(self, x):
+        x = self.gemm(x)
+        x += self.bias
+        return x.relu_()
+
+
+class _InPlaceReluMlp(torch.nn.Module):  # VGG's nn.ReLU(inplace=True) after a hidden Linear
+    def __init__(self):
+        super().__init__()
+        self.net = torch.nn.Sequential(torch.nn.Linear(256, 128), torch.nn.ReLU(inplace=True),
+                                       torch.nn.Linear(128, 16))
+
+    def forward(self, x):
+        return self.net(x)
+
+
+class _DeadChannelConv(torch.nn.Module):
+    """Conv2d whose first four channels never fire on iid [0, 1) inputs (mean + 5.5 sd < 0) but
+    do near the corner of the range (red-team pass 54's reference)."""
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3)
+        with torch.no_grad():
+            w = self.conv.weight
+            mean, sd = 0.5 * w.sum((1, 2, 3)), (w * w).sum((1, 2, 3)).div(12).sqrt()
+            bias = torch.minimum(-(mean + 5.5 * sd), w.clamp(min=0).sum((1, 2, 3)) - 0.3)
+            self.conv.bias[:4] = bias[:4]
+
+    def forward(self, x):
+        return torch.relu(self.conv(x)) * 2.0
+
+
+def _dead(weight: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """Units that iid [0, 1) inputs keep below zero (pass 53's rule: mean + 5 sd < 0)."""
+    flat = weight.flatten(1)
+    return bias + 0.5 * flat.sum(1) + 5 * (flat * flat).sum(1).div(12).sqrt() < 0
+
+
+def test_in_place_activations_and_convolutions_are_driven():
+    """Pass 54: a Linear whose output the model changes in place and returns counted as the
+    model's output (no trial); an in-place ReLU after a hidden Linear zeroed what the ascent
+    read, so dead units got no gradient (0 of 64 fired in 50 trials); a convolution's every
+    position drove its own channel, a blend of every filter (its dead channels fired in 1 of
+    400 trials). Each now wakes its dead units in every one of 10 trials (all-the-way trial)."""
+    torch.manual_seed(0)
+    gemm, mlp, conv = _InPlaceGemmRelu(), _InPlaceReluMlp(), _DeadChannelConv()
+    with torch.no_grad():
+        mlp.net[0].bias[:64] = -(0.5 * mlp.net[0].weight.sum(1)
+                                 + 5.5 * mlp.net[0].weight.pow(2).sum(1).div(12).sqrt())[:64]
+    cases = [(gemm, lambda: [torch.rand(32, 256)], lambda x: torch.relu(gemm.gemm(x) + gemm.bias),
+              _dead(gemm.gemm.weight, gemm.bias)),
+             (mlp, lambda: [torch.rand(32, 256)], lambda x: torch.relu(mlp.net[0](x)),
+              _dead(mlp.net[0].weight, mlp.net[0].bias)),
+             (conv, lambda: [torch.rand(2, 3, 16, 16)], lambda x: torch.relu(conv.conv(x)),
+              _dead(conv.conv.weight, conv.conv.bias))]
+    for model, make, units_of, dead in cases:
+        assert bool(dead.any())
+        for seed in range(10):
+            maker = UnitInputs(model)
+            with torch.no_grad():
+                (x,) = maker(make, CPU, seed)
+                z = units_of(x)
+            assert maker.found
+            woken = z[:, dead] if z.dim() == 2 else z[:, dead].flatten(2)
+            assert bool((woken > 0.02).any()), (type(model).__name__, seed)
 
 
 def test_the_profile_gives_the_unit_trial_where_the_reference_has_units_and_is_stable():

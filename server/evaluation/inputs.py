@@ -223,9 +223,10 @@ def describe_extra_inputs(task_id: str | None, source: str = "") -> str:
     spiked = (f"; the last random trial and the timed calls {SPIKED_LABEL} (the task's own "
               "values elsewhere)" if family in SPIKED_FAMILIES else "")
     if family not in EXTRA_TRIALS:
-        units = ("; and once the task's own values reordered within each sample to drive one "
+        units = ("; and twice the task's own values reordered within each sample to drive one "
                  "hidden unit of the reference (a Linear or convolution output, chosen secretly) "
-                 "to its largest, where its output is stable on them"
+                 "to its largest, once all the way and once part of the way (a secret share for "
+                 "each sample), where its output is stable on them"
                  if re.search(r"\bnn\.(Linear|Conv[123]d)\b", source) else "")
         return ("the task's own get_inputs() (fresh random seeds per trial), and once the same "
                 f"values with random signs and {SIGNED_SCALE:g}x their size wherever the "
@@ -271,7 +272,7 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
     """n trials from the task's generator plus the task family's extra inputs (or, for a task
     whose output barely depends on its own inputs, signed scaled ones; or, where the profile
     found the reference stable on them, the task's own inputs with random signs: `signed`, and
-    reordered to drive its hidden units: `units`, unit_inputs.UnitInputs), made one at a time
+    reordered to drive its hidden units: `units`, unit_inputs.UnitInputs makers), made one at a time
     so that full-size tasks (6 GiB per tensor) hold one trial's inputs at once."""
     spiked = spiked_task(task_id)
     for k in range(n):
@@ -340,14 +341,13 @@ def extra_trials(task_id: str | None, signed: bool, units=None) -> list:
 def _extra_trials(task_id: str | None, insensitive: bool, signed: bool = False, units=None) -> list:
     """(label, how its inputs are made from (get_inputs, device, seed), cancelling) per extra
     trial: the family's, else an insensitive task's, else the random-sign one where allowed, the
-    tie trial of an index reduction and the unit trial (`units`, a maker) where given."""
+    tie trial of an index reduction and the unit trials (`units`, their makers) where given."""
     family = EXTRA_TRIALS.get(task_family(task_id))
     if family is None and not insensitive:
         trials = [(SIGNED_LABEL, signed_own_inputs, True)] if signed else []
         if task_id in INDEX_TASKS:
             trials.append((TIE_LABEL, functools.partial(_extra_inputs, make=_constant), False))
-        if units is not None:
-            trials.append((units.label, units, False))
+        trials += [(maker.label, maker, False) for maker in units or ()]
         return trials
     return [(label, functools.partial(_extra_inputs, make=make), make is _signed_scaled)
             for label, make in (family if family is not None else INSENSITIVE_TRIALS)]

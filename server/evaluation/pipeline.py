@@ -424,7 +424,8 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         warnings.simplefilter("ignore")
         reference_side = _ReferenceSide(ref_model, ref_state)
         if profile.get("unit_trial"):
-            reference_side.units = UnitInputs(ref_model, functools.partial(restore, ref_model, ref_state))
+            put_back = functools.partial(restore, ref_model, ref_state)
+            reference_side.units = [UnitInputs(ref_model, put_back, part=part) for part in (False, True)]
         _check_integrity(snap, COMPILE)
     guard = DispatchGuard(device, candidate_file)
     guard.jit_names = frozenset(report.kernels)
@@ -737,7 +738,7 @@ class _ReferenceSide:
 
     def __init__(self, model: torch.nn.Module, state: dict, with_float64: bool = False):
         self.model, self.state = model, state
-        self.units: UnitInputs | None = None  # the unit trial's maker, where the profile allows
+        self.units: list[UnitInputs] = []  # the unit trials' makers, where the profile allows
         self.model64 = None
         if with_float64:
             restore(model, state)

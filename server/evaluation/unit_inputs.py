@@ -6,23 +6,33 @@ column's weight is positive, near 0 elsewhere): wrong on legitimate inputs with 
 saved, and no random draw ever comes near those inputs. Here each sample of the inputs is a
 genuine draw of the task's generator whose values are reordered to follow the gradient of one
 hidden unit of the reference (an output of a Linear or convolution layer that is not the
-model's output), a unit chosen secretly for each sample. For a unit computed from the inputs by
-one layer the rearrangement inequality makes that the largest value the unit takes over every
-order of the draw; behind other layers the reordering is repeated a few times (an ascent).
-A kernel cannot tell such a sample from a random one by its values (the same multiset, in the
-generator's range); only by computing the unit, which is the work it meant to skip.
+model's output as it stands), a unit chosen secretly for each sample. For a unit computed from
+the inputs by one layer, ordering the values by the gradient gives the largest value the unit
+takes over every order of the draw (the rearrangement inequality); behind other layers the
+reordering is repeated once (an ascent).
+
+Two such trials (red-team pass 54). In one, each sample is driven all the way: the exact
+rearrangement, which wakes units that fire only near the corner of the input range, but puts a
+sample's largest values where the unit's weights are largest, so four reads per unit told a
+driven row from a random one and a kernel computed those rows (their whole block) in full. In
+the other, each sample's order follows its gradient's ranks mixed with noise in a secret
+proportion drawn per sample from [PART_MIN, PART_MAX): driven units land anywhere from near
+their random level to most of their maximum, no position stands out, and a unit made to fire
+only just is told from a random row only by computing most of it. A kernel that recognises the
+first kind and computes it fully is caught by the second; one that skips units firing only at
+the corner, by the first.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from typing import Callable
 
 import torch
 
 from .inputs import generate
 
-UNIT_LABEL = ("the task's own values reordered within each sample to drive one hidden unit of "
-              "the reference (chosen secretly) to its largest")
 UNIT_MODULES = (torch.nn.Linear, torch.nn.Conv1d, torch.nn.Conv2d, torch.nn.Conv3d)
 # Reorderings at most where a unit lies behind other layers; one is exact where every unit's
 # layer reads the inputs themselves (the gradient does not depend on them there). Behind one
@@ -30,6 +40,15 @@ UNIT_MODULES = (torch.nn.Linear, torch.nn.Conv1d, torch.nn.Conv2d, torch.nn.Conv
 # than the first, a third 0.5-2 % more again: two.
 STEPS = 2
 _TARGET_SEED = 0x68E31DA4  # the secret units come from the inputs' (secret) seed, mixed
+# The second trial's share of noise in each sample's final order (0: the exact rearrangement).
+# At the bundled GEMM+ReLU, with shares in [0, 0.9) pass 54's kernel (four reads per dead column
+# of a row, its 32-row block computed in full if one looks driven) scored 8 of 10; in [0.4, 0.9)
+# it and pass 53's were refused 10 of 10.
+PART_MIN, PART_MAX = 0.4, 0.9
+FULL_LABEL = ("the task's own values reordered within each sample to drive one hidden unit of the "
+              "reference (chosen secretly) to its largest")
+PART_LABEL = ("the task's own values reordered within each sample part of the way toward driving "
+              "one hidden unit of the reference (chosen secretly) to its largest")
 
 
 class UnitInputs:
@@ -40,13 +59,13 @@ class UnitInputs:
     inputs again (the copy the reference computes on, a timed round's re-check) gives the same
     values without a second ascent, whose GPU gradients need not repeat bit for bit. A kernel
     writing over a kept order gains nothing: the inputs made again then differ from those it
-    was given, which the comparison refuses. `found`: whether the last ascent had hidden units
-    to drive."""
+    was given, which the comparison refuses. `part`: the second trial's maker (each sample
+    driven part of the way). `found`: whether the last ascent had hidden units to drive."""
 
-    label = UNIT_LABEL
-
-    def __init__(self, model: torch.nn.Module, restore: Callable[[], None] = lambda: None):
-        self.model, self.restore = model, restore
+    def __init__(self, model: torch.nn.Module, restore: Callable[[], None] = lambda: None,
+                 part: bool = False):
+        self.model, self.restore, self.part = model, restore, part
+        self.label = PART_LABEL if part else FULL_LABEL
         self.orders: dict[int, dict[int, torch.Tensor]] = {}
         self.found = False
 
@@ -66,11 +85,9 @@ class UnitInputs:
         layers = [m for m in self.model.modules() if isinstance(m, UNIT_MODULES)]
         if not movable or not layers:
             return {}
-        seen: dict[int, tuple] = {}  # hook index -> (the layer's input, its output, unit dim)
-        hooks = [m.register_forward_hook(
-            lambda mod, args, out, k=k, d=(-1 if isinstance(m, torch.nn.Linear) else 1):
-            seen.__setitem__(k, (args[0] if args else None, out, d)))
-            for k, m in enumerate(layers)]
+        seen: dict[int, _Seen] = {}
+        hooks = [m.register_forward_hook(functools.partial(_record, seen, k, m))
+                 for k, m in enumerate(layers)]
         try:
             with torch.enable_grad():
                 return self._reorder(inputs, movable, seen, seed)
@@ -80,6 +97,7 @@ class UnitInputs:
 
     def _reorder(self, inputs: list, movable: list, seen: dict, seed: int) -> dict:
         current: dict = {i: None for i in movable}  # None: the draw's own order
+        grads: dict = {}
         targets, steps = None, STEPS
         for step in range(steps):
             leaves = {i: (inputs[i].detach() if current[i] is None
@@ -92,32 +110,27 @@ class UnitInputs:
                     return {}
                 self.found = True
                 own = {id(leaf) for leaf in leaves.values()}
-                if all(id(seen[k][0]) in own for k in targets):
+                if all(id(seen[k].input) in own for k in targets):
                     steps = 1  # every unit's layer reads the inputs: one reordering is exact
-            objective = sum(_driven(seen[k][1], unit_dim, rows, units)
-                            for k, (unit_dim, rows, units) in targets.items())
+            objective = sum(_driven(seen[k], *targets[k]) for k in targets)
             if not torch.is_tensor(objective) or not objective.requires_grad:
                 return {}  # the units do not depend on the inputs through autograd
-            grads = torch.autograd.grad(objective, [leaves[i] for i in movable], allow_unused=True)
+            found = torch.autograd.grad(objective, [leaves[i] for i in movable], allow_unused=True)
             del leaves, out, objective
             seen.clear()
+            grads = {i: _flat(g) for i, g in zip(movable, found) if g is not None}
             changed = False
-            for i, grad in zip(movable, grads):
-                if grad is None:
-                    continue
-                g = _flat(grad)
-                order = g.argsort(dim=-1, stable=True)
-                follow = g.abs().amax(-1) > 0
-                if not bool(follow.all()):  # a sample no unit depends on keeps its order
-                    kept = (_flat(inputs[i]).argsort(-1) if current[i] is None
-                            else current[i].long())
-                    order = torch.where(follow[:, None], order, kept)
-                order = order.to(torch.int32)
+            for i, g in grads.items():
+                order = _following(g, inputs[i], current[i]).to(torch.int32)
                 changed |= current[i] is None or not torch.equal(order, current[i])
                 current[i] = order
-            del grads
             if not changed or step == steps - 1:
                 break
+        if self.part:  # the final order: each sample driven as far as drawn for it
+            mix = torch.Generator(device=inputs[movable[0]].device).manual_seed(
+                (seed ^ _TARGET_SEED ^ 0x5EED) % (1 << 62))
+            for i, g in grads.items():
+                current[i] = _following(g, inputs[i], current[i], mix).to(torch.int32)
         return {i: order for i, order in current.items() if order is not None}
 
 
@@ -140,44 +153,106 @@ def _arranged(x: torch.Tensor, order: torch.Tensor) -> torch.Tensor:
     return placed.view(x.shape)
 
 
+def _following(g: torch.Tensor, x: torch.Tensor, current, mix: torch.Generator | None = None):
+    """Per sample, the positions in the order of its gradient `g` (samples, values): where
+    `mix` is given, of its gradient's ranks mixed with uniform noise in a proportion drawn per
+    sample from [PART_MIN, PART_MAX). A sample with no gradient keeps its current order (`current`,
+    None: the draw's own)."""
+    if mix is None:
+        order = g.argsort(dim=-1, stable=True)
+    else:
+        n = g.shape[-1]
+        ranks = torch.empty_like(g).scatter_(
+            -1, g.argsort(dim=-1, stable=True),
+            torch.arange(n, device=g.device, dtype=g.dtype).div_(n).expand_as(g).contiguous())
+        share = torch.rand(g.shape[0], 1, generator=mix, device=g.device, dtype=g.dtype).mul_(
+            PART_MAX - PART_MIN).add_(PART_MIN)
+        noise = torch.rand(g.shape, generator=mix, device=g.device, dtype=g.dtype)
+        order = ranks.mul_(1 - share).add_(noise.mul_(share)).argsort(dim=-1, stable=True)
+    follow = g.abs().amax(-1) > 0
+    if not bool(follow.all()):  # a sample no unit depends on keeps its order
+        kept = _flat(x).argsort(-1) if current is None else current.long()
+        order = torch.where(follow[:, None], order, kept)
+    return order
+
+
+@dataclasses.dataclass
+class _Seen:
+    """What a hooked layer's call produced: its input, its output as it left the layer (the
+    model goes on with a copy: an in-place activation after it would overwrite it, leaving a
+    dead unit no gradient; red-team pass 54), the copy, and the copy's version then."""
+    input: object
+    output: torch.Tensor
+    unit_dim: int
+    spacing: tuple  # a convolution's kernel extent per spatial dimension: driven positions apart
+    passed_on: torch.Tensor
+    version: int
+
+
+def _record(seen: dict, k: int, module: torch.nn.Module, _mod, args, out):
+    if not torch.is_tensor(out) or not out.is_floating_point():
+        return None
+    copy = out.clone()
+    spacing = ()
+    if not isinstance(module, torch.nn.Linear):
+        spacing = tuple(d * (k_ - 1) + 1 for d, k_ in zip(module.dilation, module.kernel_size))
+    seen[k] = _Seen(args[0] if args else None, out, -1 if not spacing else 1, spacing, copy,
+                    copy._version)
+    return copy
+
+
 def _targets(seen: dict, out, seed: int) -> dict:
-    """Per hidden layer (hook index): its unit dimension, the samples (first-dimension indices
-    of its output) it drives, and the unit each position of those drives, drawn from `seed`.
-    Samples go to the layers in turn from a secret offset; a layer whose output is the model's
-    own, or that has a single unit, drives none (its units are checked by every trial)."""
+    """Per hidden layer (hook index): the samples (first-dimension indices of its output) it
+    drives, the unit each of their positions drives, and which positions are driven, drawn
+    from `seed`. Samples go to the layers in turn from a secret offset; a layer whose output
+    is the model's own as it left the layer, or that has a single unit, drives none (its units
+    are checked by every trial). A convolution drives positions a kernel's extent apart (on a
+    grid at a secret offset): each then follows its own channel's filter, not a blend of the
+    ~200 overlapping ones every position's would make (red-team pass 54)."""
     returned = {id(t) for t in (out if isinstance(out, (tuple, list)) else [out]) if torch.is_tensor(t)}
     hidden = []
     for k in sorted(seen):
-        _, z, unit_dim = seen[k]
-        if not torch.is_tensor(z) or id(z) in returned or z.dim() < 1 or not z.is_floating_point():
+        record = seen[k]
+        z = record.output
+        if id(record.passed_on) in returned and record.passed_on._version == record.version:
             continue
-        unit_dim = unit_dim % z.dim() if z.dim() > 1 else 0
+        unit_dim = record.unit_dim % z.dim() if z.dim() > 1 else 0
         if z.shape[unit_dim] < 2 or z.numel() == 0:
             continue
-        hidden.append((k, unit_dim))
+        hidden.append(k)
     if not hidden:
         return {}
     gen = torch.Generator().manual_seed((seed ^ _TARGET_SEED) % (1 << 62))
     offset = int(torch.randint(len(hidden), (1,), generator=gen))
     targets = {}
-    for j, (k, unit_dim) in enumerate(hidden):
-        z = seen[k][1].movedim(unit_dim, -1)
+    for j, k in enumerate(hidden):
+        record = seen[k]
+        z = record.output.movedim(record.unit_dim % max(record.output.dim(), 1), -1)
         samples = z.shape[0] if z.dim() > 1 else 1
         rows = [r for r in range(samples) if (r + offset) % len(hidden) == j]
         if not rows:
             continue
+        positions = tuple(z.shape[1:-1])
         if z.dim() <= 2 and len(rows) <= z.shape[-1]:  # one unit a sample: all different
             units = torch.randperm(z.shape[-1], generator=gen)[:len(rows)]
         else:
-            units = torch.randint(z.shape[-1], (len(rows),) + tuple(z.shape[1:-1]), generator=gen)
-        targets[k] = (unit_dim, torch.tensor(rows), units)
+            units = torch.randint(z.shape[-1], (len(rows),) + positions, generator=gen)
+        driven = None
+        if record.spacing and len(record.spacing) == len(positions):
+            driven = torch.zeros(positions, dtype=torch.bool)
+            grid = tuple(slice(int(torch.randint(step, (1,), generator=gen)), None, step)
+                         for step in record.spacing)
+            driven[grid] = True
+        targets[k] = (torch.tensor(rows), units, driven)
     return targets
 
 
-def _driven(z: torch.Tensor, unit_dim: int, rows: torch.Tensor, units: torch.Tensor) -> torch.Tensor:
+def _driven(record: _Seen, rows: torch.Tensor, units: torch.Tensor, driven) -> torch.Tensor:
     """The sum of each driven position's chosen unit."""
-    z = z.movedim(unit_dim, -1)
+    z = record.output.movedim(record.unit_dim % max(record.output.dim(), 1), -1)
     if z.dim() == 1:
         z = z.unsqueeze(0)
-    picked = z.index_select(0, rows.to(z.device))
-    return picked.gather(-1, units.to(z.device).unsqueeze(-1)).sum()
+    picked = z.index_select(0, rows.to(z.device)).gather(-1, units.to(z.device).unsqueeze(-1)).squeeze(-1)
+    if driven is not None:
+        picked = picked * driven.to(z.device)
+    return picked.sum()
