@@ -2,8 +2,9 @@
 # expect: output_mismatch
 # why: red-team pass 54 (scored 10 of 10 against the single, all-the-way unit trial; refused by
 #      the second, part-of-the-way one: unit_inputs.py). The dead-column GEMM+ReLU of
-#      gemm_relu_guarded_dead_cols_wrong_in_range, with a cheap detector of the unit trial's rows. A row driven to unit j of a single Linear
-#      is the draw sorted along W[j] (rearrangement): its largest values sit exactly where W[j]
+#      gemm_relu_guarded_dead_cols_wrong_in_range, with a cheap detector of the unit trial's
+#      rows. A row driven to unit j of a single Linear is the draw sorted along W[j]
+#      (rearrangement): its largest values sit exactly where W[j]
 #      is largest. For each of the 22 dead columns __init__ keeps the T=4 positions of W[j]'s
 #      largest weights; a row whose values there all exceed 0.9 (a random [0, 1) row: 1e-4 per
 #      column) or that holds a value outside [0, 1) (the random-sign trial) makes its 32-row block
