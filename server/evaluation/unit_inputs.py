@@ -1,4 +1,4 @@
-"""Inputs that wake a reference's hidden units: the task's own values, reordered.
+"""Inputs that wake a reference's hidden units: the task's own values, placed by a unit's gradient.
 
 Red-team pass 53: a GEMM+ReLU kernel skipped the output columns that random [0, 1) inputs never
 make positive (mean + 5 sd < 0), although inputs in [0, 1) that do exist (x_k near 1 where the
@@ -11,16 +11,18 @@ the inputs by one layer, ordering the values by the gradient gives the largest v
 takes over every order of the draw (the rearrangement inequality); behind other layers the
 reordering is repeated once (an ascent).
 
-Two such trials (red-team pass 54). In one, each sample is driven all the way: the exact
-rearrangement, which wakes units that fire only near the corner of the input range, but puts a
-sample's largest values where the unit's weights are largest, so four reads per unit told a
-driven row from a random one and a kernel computed those rows (their whole block) in full. In
-the other, each sample's order follows its gradient's ranks mixed with noise in a secret
-proportion drawn per sample from [PART_MIN, PART_MAX): driven units land anywhere from near
-their random level to most of their maximum, no position stands out, and a unit made to fire
-only just is told from a random row only by computing most of it. A kernel that recognises the
-first kind and computes it fully is caught by the second; one that skips units firing only at
-the corner, by the first.
+Two such trials (red-team passes 54 and 55). In one, each sample is driven all the way: after
+the ascent, each position takes the sample's own largest or smallest value by the sign of the
+unit's gradient there (for a layer reading the inputs, the unit's largest value over the
+draw's range: a reordering reaches only about two thirds of it, and a column firing only
+beyond that escaped, pass 55). Such a sample is easy to recognise (two values), and a kernel
+computing recognised rows in full is caught by the other trial: each sample's order follows
+its gradient's ranks mixed with noise in a secret proportion drawn per sample from
+[PART_MIN, PART_MAX), a genuine draw reordered, in which driven units land anywhere from near
+their random level to most of their reordering maximum and no position stands out (an exact
+reordering puts a sample's largest values where the unit's weights are largest: four reads per
+unit told such rows apart, pass 54). A unit made to fire only just is told from a random row
+only by computing most of it.
 """
 
 from __future__ import annotations
@@ -45,8 +47,8 @@ _TARGET_SEED = 0x68E31DA4  # the secret units come from the inputs' (secret) see
 # of a row, its 32-row block computed in full if one looks driven) scored 8 of 10; in [0.4, 0.9)
 # it and pass 53's were refused 10 of 10.
 PART_MIN, PART_MAX = 0.4, 0.9
-FULL_LABEL = ("the task's own values reordered within each sample to drive one hidden unit of the "
-              "reference (chosen secretly) to its largest")
+FULL_LABEL = ("each sample's own largest and smallest values placed where they drive one hidden "
+              "unit of the reference (chosen secretly) to its largest")
 PART_LABEL = ("the task's own values reordered within each sample part of the way toward driving "
               "one hidden unit of the reference (chosen secretly) to its largest")
 
@@ -54,8 +56,9 @@ PART_LABEL = ("the task's own values reordered within each sample part of the wa
 class UnitInputs:
     """The trial's maker (inputs.py's signature: get_inputs, device, seed, into), bound to the
     reference model; `restore` puts its pristine parameters back before an ascent (a kernel may
-    have written over them). The order each seed's ascent found is kept (int32, on the device:
-    copies to the host cost more than the ascent at 8 million values), so making that seed's
+    have written over them). What each seed's ascent found is kept (an order, int32, or a
+    corner's signs, int8; on the device: copies to the host cost more than the ascent at 8
+    million values), so making that seed's
     inputs again (the copy the reference computes on, a timed round's re-check) gives the same
     values without a second ascent, whose GPU gradients need not repeat bit for bit. A kernel
     writing over a kept order gains nothing: the inputs made again then differ from those it
@@ -75,7 +78,7 @@ class UnitInputs:
         if orders is None:
             self.restore()
             orders = self.orders[seed] = self._ascend(inputs, seed)
-        return [_arranged(x, orders[i]) if i in orders else x for i, x in enumerate(inputs)]
+        return [_made(x, orders[i]) if i in orders else x for i, x in enumerate(inputs)]
 
     def _ascend(self, inputs: list, seed: int) -> dict[int, torch.Tensor]:
         """Per reorderable input (index): for each sample, the positions that receive its values
@@ -131,6 +134,9 @@ class UnitInputs:
                 (seed ^ _TARGET_SEED ^ 0x5EED) % (1 << 62))
             for i, g in grads.items():
                 current[i] = _following(g, inputs[i], current[i], mix).to(torch.int32)
+        else:  # all the way: each sample's extremes by the gradient's sign (int8: a corner)
+            for i, g in grads.items():
+                current[i] = torch.sign(g).to(torch.int8)
         return {i: order for i, order in current.items() if order is not None}
 
 
@@ -143,6 +149,20 @@ def _flat(x: torch.Tensor) -> torch.Tensor:
     """x as (samples, values): a sample is an index of its first dimension (the whole tensor
     where it has one dimension)."""
     return x.reshape(1, -1) if x.dim() == 1 else x.reshape(x.shape[0], -1)
+
+
+def _made(x: torch.Tensor, kept: torch.Tensor) -> torch.Tensor:
+    """The trial's inputs from the draw x and what its ascent kept: an order (int32) or a
+    corner (int8 signs)."""
+    return _cornered(x, kept) if kept.dtype == torch.int8 else _arranged(x, kept)
+
+
+def _cornered(x: torch.Tensor, signs: torch.Tensor) -> torch.Tensor:
+    """Each sample's largest value where `signs` is positive, its smallest where negative, its
+    own value where zero (no gradient there)."""
+    flat = _flat(x)
+    high, low = flat.amax(-1, keepdim=True), flat.amin(-1, keepdim=True)
+    return torch.where(signs > 0, high, torch.where(signs < 0, low, flat)).view(x.shape)
 
 
 def _arranged(x: torch.Tensor, order: torch.Tensor) -> torch.Tensor:
