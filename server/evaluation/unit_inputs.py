@@ -58,10 +58,9 @@ class UnitInputs:
     reference model; `restore` puts its pristine parameters back before an ascent (a kernel may
     have written over them). What each seed's ascent found is kept (an order, int32, or a
     corner's signs, int8; on the device: copies to the host cost more than the ascent at 8
-    million values), so making that seed's
-    inputs again (the copy the reference computes on, a timed round's re-check) gives the same
-    values without a second ascent, whose GPU gradients need not repeat bit for bit. A kernel
-    writing over a kept order gains nothing: the inputs made again then differ from those it
+    million values), so making that seed's inputs again (the copy the reference computes on, a
+    timed round's re-check) gives the same values without a second ascent, whose GPU gradients need not repeat bit for bit. A kernel
+    writing over what is kept gains nothing: the inputs made again then differ from those it
     was given, which the comparison refuses. `part`: the second trial's maker (each sample
     driven part of the way). `found`: whether the last ascent had hidden units to drive."""
 
@@ -81,8 +80,9 @@ class UnitInputs:
         return [_made(x, orders[i]) if i in orders else x for i, x in enumerate(inputs)]
 
     def _ascend(self, inputs: list, seed: int) -> dict[int, torch.Tensor]:
-        """Per reorderable input (index): for each sample, the positions that receive its values
-        in ascending order. Empty where the reference has no hidden unit."""
+        """Per reorderable input (index), what places each sample's values: the positions that
+        receive them in ascending order (int32), or the signs of a corner (int8). Empty where
+        the reference has no hidden unit."""
         self.found = False
         movable = [i for i, x in enumerate(inputs) if _reorderable(x)]
         layers = [m for m in self.model.modules() if isinstance(m, UNIT_MODULES)]
@@ -122,12 +122,14 @@ class UnitInputs:
             del leaves, out, objective
             seen.clear()
             grads = {i: _flat(g) for i, g in zip(movable, found) if g is not None}
-            changed = False
+            if step == steps - 1:
+                break
+            changed = False  # the next step's arrangement: the exact reordering
             for i, g in grads.items():
                 order = _following(g, inputs[i], current[i]).to(torch.int32)
                 changed |= current[i] is None or not torch.equal(order, current[i])
                 current[i] = order
-            if not changed or step == steps - 1:
+            if not changed:
                 break
         if self.part:  # the final order: each sample driven as far as drawn for it
             mix = torch.Generator(device=inputs[movable[0]].device).manual_seed(
