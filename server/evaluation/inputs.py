@@ -223,10 +223,11 @@ def describe_extra_inputs(task_id: str | None, source: str = "") -> str:
     spiked = (f"; the last random trial and the timed calls {SPIKED_LABEL} (the task's own "
               "values elsewhere)" if family in SPIKED_FAMILIES else "")
     if family not in EXTRA_TRIALS:
-        units = ("; and twice the task's own values reordered within each sample to drive one "
-                 "hidden unit of the reference (a Linear or convolution output, chosen secretly) "
-                 "to its largest, once all the way and once part of the way (a secret share for "
-                 "each sample), where its output is stable on them"
+        units = ("; and twice the task's own values placed to drive one hidden unit of the "
+                 "reference per sample (a Linear or convolution output, chosen secretly) toward "
+                 "its largest: once each sample's own extremes placed by the unit's gradient, "
+                 "once its values reordered part of the way (a secret share for each sample), "
+                 "where the reference's output is stable on them"
                  if re.search(r"\bnn\.(Linear|Conv[123]d)\b", source) else "")
         return ("the task's own get_inputs() (fresh random seeds per trial), and once the same "
                 f"values with random signs and {SIGNED_SCALE:g}x their size wherever the "
@@ -272,8 +273,8 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
     """n trials from the task's generator plus the task family's extra inputs (or, for a task
     whose output barely depends on its own inputs, signed scaled ones; or, where the profile
     found the reference stable on them, the task's own inputs with random signs: `signed`, and
-    reordered to drive its hidden units: `units`, unit_inputs.UnitInputs makers), made one at a time
-    so that full-size tasks (6 GiB per tensor) hold one trial's inputs at once."""
+    placed to drive its hidden units: `units`, unit_inputs.UnitInputs makers), made one at a
+    time so that full-size tasks (6 GiB per tensor) hold one trial's inputs at once."""
     spiked = spiked_task(task_id)
     for k in range(n):
         if spiked and k == n - 1:

@@ -43,7 +43,7 @@ from .timed_inputs import TimedOutputSampler, gather, input_bytes, perturbs, sep
 from .timing import MIN_TRIALS, Hooks, device_only_ms, hooked_calls, time_forward, trials_for
 from .unit_inputs import UnitInputs
 
-# The unit trial's inputs (unit_inputs.py) are made for a step's trial and again for each timed
+# The unit trials' inputs (unit_inputs.py) are made for a step's trials and again for each timed
 # round on them (a sort of every sample and a forward and backward of the reference): a task
 # whose making takes longer on the GPU gets no such trial (full-size convolutions' samples hold
 # a million values each).
@@ -237,9 +237,9 @@ def _signed_trial_usable(req: EvalRequest, get_inputs, model, device: torch.devi
 
 
 def _unit_trial(req: EvalRequest, get_inputs, model, device: torch.device) -> tuple:
-    """(ms, why not): how long one making of the unit trial's inputs takes (unit_inputs: the
-    task's own inputs reordered to drive hidden units), and None where the task's trials add
-    it, else the reason they do not. They do for a task with no family trials of its own whose
+    """(ms, why not): how long one making of the unit trials' inputs takes (unit_inputs: the
+    task's own values placed to drive hidden units), and None where the task's trials add
+    them, else the reason they do not. They do for a task with no family trials of its own whose
     reference has Linear or convolution units that depend on its inputs, on which its output
     is finite and its float32 output within tolerance of its float64 one (where float64 cannot
     run, no trial: no verdict), and on a GPU made within UNIT_MAX_MS (each step makes them for
@@ -425,7 +425,8 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         reference_side = _ReferenceSide(ref_model, ref_state)
         if profile.get("unit_trial"):
             put_back = functools.partial(restore, ref_model, ref_state)
-            reference_side.units = [UnitInputs(ref_model, put_back, part=part) for part in (False, True)]
+            reference_side.units = [UnitInputs(ref_model, put_back, part=part)
+                                    for part in (False, True)]
         _check_integrity(snap, COMPILE)
     guard = DispatchGuard(device, candidate_file)
     guard.jit_names = frozenset(report.kernels)

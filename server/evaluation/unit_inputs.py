@@ -59,9 +59,9 @@ class UnitInputs:
     have written over them). What each seed's ascent found is kept (an order, int32, or a
     corner's signs, int8; on the device: copies to the host cost more than the ascent at 8
     million values), so making that seed's inputs again (the copy the reference computes on, a
-    timed round's re-check) gives the same values without a second ascent, whose GPU gradients need not repeat bit for bit. A kernel
-    writing over what is kept gains nothing: the inputs made again then differ from those it
-    was given, which the comparison refuses. `part`: the second trial's maker (each sample
+    timed round's re-check) gives the same values without a second ascent, whose GPU gradients
+    need not repeat bit for bit. A kernel writing over what is kept gains nothing: the inputs
+    made again then differ from those it was given, which the comparison refuses. `part`: the second trial's maker (each sample
     driven part of the way). `found`: whether the last ascent had hidden units to drive."""
 
     def __init__(self, model: torch.nn.Module, restore: Callable[[], None] = lambda: None,
@@ -104,7 +104,8 @@ class UnitInputs:
         targets, steps = None, STEPS
         for step in range(steps):
             leaves = {i: (inputs[i].detach() if current[i] is None
-                          else _arranged(inputs[i], current[i])).requires_grad_(True) for i in movable}
+                          else _arranged(inputs[i], current[i])).requires_grad_(True)
+                      for i in movable}
             seen.clear()
             out = self.model(*[leaves.get(i, x) for i, x in enumerate(inputs)])
             if targets is None:
@@ -231,7 +232,8 @@ def _targets(seen: dict, out, seed: int) -> dict:
     are checked by every trial). A convolution drives positions a kernel's extent apart (on a
     grid at a secret offset): each then follows its own channel's filter, not a blend of the
     ~200 overlapping ones every position's would make (red-team pass 54)."""
-    returned = {id(t) for t in (out if isinstance(out, (tuple, list)) else [out]) if torch.is_tensor(t)}
+    outs = out if isinstance(out, (tuple, list)) else [out]
+    returned = {id(t) for t in outs if torch.is_tensor(t)}
     hidden = []
     for k in sorted(seen):
         record = seen[k]
@@ -274,7 +276,8 @@ def _driven(record: _Seen, rows: torch.Tensor, units: torch.Tensor, driven) -> t
     z = record.output.movedim(record.unit_dim % max(record.output.dim(), 1), -1)
     if z.dim() == 1:
         z = z.unsqueeze(0)
-    picked = z.index_select(0, rows.to(z.device)).gather(-1, units.to(z.device).unsqueeze(-1)).squeeze(-1)
+    picked = z.index_select(0, rows.to(z.device))
+    picked = picked.gather(-1, units.to(z.device).unsqueeze(-1)).squeeze(-1)
     if driven is not None:
         picked = picked * driven.to(z.device)
     return picked.sum()
