@@ -1,13 +1,12 @@
-"""The unit trial (server/evaluation/unit_inputs.py): the task's own draw, each sample reordered
-to drive one hidden unit of the reference to its largest (red-team pass 53's dead columns)."""
+"""The unit trials (server/evaluation/unit_inputs.py): the task's own values placed to drive one
+hidden unit of the reference per sample toward its largest (red-team passes 53-55)."""
 
 from __future__ import annotations
-
-import importlib.util
 
 import torch
 
 from server.evaluation.inputs import correctness_trials, describe_extra_inputs, generate, trial_count
+from server.evaluation.loading import import_file
 from server.evaluation.protocol import EvalRequest
 from server.evaluation.unit_inputs import FULL_LABEL, PART_LABEL, UnitInputs
 from tests.conftest import BUNDLED
@@ -17,9 +16,7 @@ GEMM_RELU = "level2/76_Gemm_Add_ReLU"
 
 
 def task(task_id: str):
-    spec = importlib.util.spec_from_file_location(task_id.replace("/", "_"), BUNDLED / f"{task_id}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_file(str(BUNDLED / f"{task_id}.py"), task_id.replace("/", "_"))
     torch.manual_seed(0)
     return module, module.Model(*module.get_init_inputs())
 
