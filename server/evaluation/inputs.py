@@ -267,6 +267,9 @@ def seed_torch(seed: int, device: torch.device | None = None) -> None:
             generator.manual_seed(seed)
 
 
+EXTRA_SEED = 1000  # the extra trials' seeds follow the random ones' (seed + k, k < n)
+
+
 def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
                        task_id: str | None, insensitive: bool = False,
                        signed: bool = False, units=None) -> Iterator[Trial]:
@@ -283,8 +286,10 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
             continue
         again = functools.partial(generate, get_inputs, device, seed + k)
         yield Trial(f"random inputs #{k + 1}", again(), again)
-    for label, inputs_from, cancelling in _extra_trials(task_id, insensitive, signed, units):
-        again = functools.partial(inputs_from, get_inputs, device, seed + 1000)
+    for j, (label, inputs_from, cancelling) in enumerate(
+            _extra_trials(task_id, insensitive, signed, units)):
+        # a draw of its own per extra trial: the two unit trials drive different units
+        again = functools.partial(inputs_from, get_inputs, device, seed + EXTRA_SEED + j)
         yield Trial(label, again(), again, cancelling=cancelling)
 
 

@@ -571,9 +571,12 @@ def _defence(result: EvalResult, what: str):
         result.defence_breakdown[what] = result.defence_breakdown.get(what, 0.0) + spent
 
 
-def _accounted(fn, result: EvalResult, what: str):
-    """fn, its time accounted as a defence (per-call hooks of the timed loop)."""
+def _accounted(fn, result: EvalResult, what: str, settle: Callable[[], None] = lambda: None):
+    """fn, its time accounted as a defence (per-call hooks of the timed loop). `settle` runs
+    first, unaccounted: after a warm-up call nothing has waited for the candidate's kernels yet,
+    and the fingerprint's first read would otherwise charge their run time to the defence."""
     def run(*args):
+        settle()
         with _defence(result, what):
             return fn(*args)
     return run
@@ -908,7 +911,8 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
         timing = time_forward(lambda: new_model(*inputs), device,
                               Hooks(around=lambda: guard,
                                     before=_accounted(sampler.refresh, result, "timed inputs"),
-                                    after=_accounted(observed, result, "fingerprints")),
+                                    after=_accounted(observed, result, "fingerprints",
+                                                    lambda: _settle(device))),
                               trials=trials)
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback) from None
