@@ -497,14 +497,15 @@ def _zero_inputs(get_inputs, device, seed, into=None):
 EXTRAS = [("negated inputs", _negated_inputs, True), ("zeros", _zero_inputs, False)]
 
 
-def test_timed_rounds_on_the_extra_inputs_are_secret_and_always_checked():
+def test_timed_rounds_on_the_extra_inputs_are_secret_and_checked():
     """Red-team pass 52: a kernel counting calls was honest on the correctness stage's extra
     trials and specialised to [0, 1) on every timed call. Each extra kind now gets one of the
-    first rounds after the first, later rounds one in EXTRA_SHARE, and every such round is
-    re-checked at its fingerprint, on the inputs made again, with the kind's tolerance."""
-    from server.evaluation.timed_inputs import EXTRA_FIRST
+    first rounds after the first, later rounds one in EXTRA_SHARE; every round of the window and
+    LATE_EXTRA_CHECKED later ones drawn secretly are re-checked at their fingerprints, on the
+    inputs made again, with the kind's tolerance."""
+    from server.evaluation.timed_inputs import EXTRA_FIRST, LATE_EXTRA_CHECKED
 
-    seen_windows = set()
+    seen_windows, late_checked = set(), set()
     for _ in range(12):
         inputs = seeded_inputs()
         sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=9, extras=EXTRAS)
@@ -524,12 +525,21 @@ def test_timed_rounds_on_the_extra_inputs_are_secret_and_always_checked():
                 checked[call] = c
                 assert torch.equal(c.inputs[0], seen[call - 1])  # made again, the same
                 assert torch.equal(c.output[0], torch.take(seen[call - 1] * 2, c.positions[0]))
+        late = [r for r in sampler.extra_rounds if r > 1 + EXTRA_FIRST and r != 60]
+        picked = [r for r in late if r in checked]  # ~7 of the 56 later rounds are extra
+        assert len(picked) == min(len(late), LATE_EXTRA_CHECKED)
+        if len(late) > LATE_EXTRA_CHECKED:
+            late_checked.add(picked == late[:LATE_EXTRA_CHECKED])
         for r, kind in sampler.extra_rounds.items():
-            assert r in checked and EXTRAS[kind][0] in checked[r].label
-            assert checked[r].cancelling is EXTRAS[kind][2]
+            if r in checked:
+                assert EXTRAS[kind][0] in checked[r].label
+                assert checked[r].cancelling is EXTRAS[kind][2]
+            else:
+                assert r in late
         plain = [c for call, c in checked.items() if call not in sampler.extra_rounds and call != 60]
         assert all(not c.cancelling for c in plain)
     assert len(seen_windows) > 1  # the rounds are drawn, not fixed
+    assert False in late_checked  # and so are the later ones checked (not the first ones)
 
 
 def test_a_kernel_specialised_from_the_first_timed_call_meets_an_extra_round():

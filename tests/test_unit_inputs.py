@@ -132,6 +132,10 @@ def test_the_unit_trials_join_the_trials_and_the_disclosure():
     assert [t.label for t in trials[-2:]] == [FULL_LABEL, PART_LABEL]
     for unit in trials[-2:]:
         assert not unit.cancelling and torch.equal(unit.inputs[0], unit.regenerate()[0])
+    # each from a draw of its own (a row's extremes are its draw's): they drive different units
+    (full,), (part,) = (t.inputs for t in trials[-2:])
+    assert not bool(torch.isclose(full.amax(1), part.amax(1)).any())
+    assert makers[0].orders.keys().isdisjoint(makers[1].orders.keys())
     # an insensitive task keeps its scaled trial alone
     assert len(list(correctness_trials(reference.get_inputs, CPU, 0, 5, GEMM_RELU, insensitive=True,
                                        units=makers))) == 6

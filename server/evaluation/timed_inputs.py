@@ -80,11 +80,17 @@ ROW_MIN = 16  # rows a call's fingerprint takes at least (batches of 512 and mor
 # correctness trials, whose number of calls is fixed, they let a kernel count its calls and
 # specialise to torch.rand's [0, 1) from the first timed one. Now each kind gets one of the
 # rounds after the first (secret ones among the next EXTRA_FIRST, or as many as there are
-# kinds), and later one round in EXTRA_SHARE on average a kind drawn secretly; every such round
-# is re-checked at its fingerprint. Where the timed inputs are perturbed (the same buffers every
+# kinds), and later one round in EXTRA_SHARE on average a kind drawn secretly; each round of the
+# window and a secret sample of the later ones are re-checked at their fingerprints. Where the timed inputs are perturbed (the same buffers every
 # call) a round's inputs are written into those buffers and undone after its call.
 EXTRA_SHARE = 8
 EXTRA_FIRST = 3
+# The later extra rounds' re-checks are a secret sample of at most LATE_EXTRA_CHECKED (the window's
+# rounds are all re-checked): on a task that is not row-separable each costs a reference output on
+# inputs made whole (full-size Frobenius: ~4 later rounds a step, ~10 ms each on the H200). A kernel
+# wrong on every later round meets the first one checked; one wrong on a share of them only changes
+# outputs of calls too few (one in EXTRA_SHARE) to move the median time.
+LATE_EXTRA_CHECKED = 2
 
 
 @dataclasses.dataclass
@@ -116,7 +122,8 @@ class _Print:
     always: bool = False
     drawn: torch.Tensor | None = None  # the generator's state before the positions were drawn
     shift: int | None = None  # a row-separable task's secret rows are shifted by this for it
-    extra: bool = False  # a round on extra inputs (EXTRA_SHARE): always re-checked
+    extra: bool = False  # a round on extra inputs (EXTRA_SHARE): re-checked (later ones: a sample)
+    late: bool = False  # an extra round after the window (LATE_EXTRA_CHECKED)
     cancelling: bool = False
     call: int = 0  # which call (1 = the first observed)
 
@@ -222,6 +229,7 @@ class TimedOutputSampler:
         if always or extra or joins or self.calls == self.final:
             fingerprint = self._fingerprint(out, f"{label} (sampled positions)", used, always)
             fingerprint.extra, fingerprint.cancelling = extra is not None, bool(extra and extra[2])
+            fingerprint.late = fingerprint.extra and self.round > self.extra_window
             self.fingerprints.append(fingerprint)
             if joins:
                 self._keep(fingerprint)
@@ -296,8 +304,9 @@ class TimedOutputSampler:
         """The re-checks of the timed calls, one input set at a time (a set may be rewritten in
         place for the next: use it before asking for the next): first the argument list is shown
         to still hold the last call's inputs (forward may not write them), then the last timed
-        call is checked in full and at its positions, every extra round at its positions, and
-        CHECKED_CALLS plain calls drawn at random among the others (from the reservoir)."""
+        call is checked in full and at its positions, every extra round of the window and
+        LATE_EXTRA_CHECKED later ones drawn at random at their positions, and CHECKED_CALLS plain
+        calls drawn at random among the others (from the reservoir)."""
         if self.last is None:
             return
         label, used, out = self.last
@@ -319,7 +328,10 @@ class TimedOutputSampler:
             _spoil(self.previous, self.inputs, self.gen)
         del inputs, out
         self.last = self.previous = None
-        for fingerprint in [p for p in self.fingerprints if p.extra and p is not last]:
+        extras = [p for p in self.fingerprints if p.extra and p is not last]
+        late = [p for p in extras if p.late]
+        for fingerprint in ([p for p in extras if not p.late]
+                            + self.rng.sample(late, min(LATE_EXTRA_CHECKED, len(late)))):
             yield self._at_positions(fingerprint)
         pool = [p for p in self.reservoir if p is not last]
         for _ in range(min(CHECKED_CALLS, len(pool))):
