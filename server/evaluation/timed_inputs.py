@@ -81,8 +81,9 @@ ROW_MIN = 16  # rows a call's fingerprint takes at least (batches of 512 and mor
 # specialise to torch.rand's [0, 1) from the first timed one. Now each kind gets one of the
 # rounds after the first (secret ones among the next EXTRA_FIRST, or as many as there are
 # kinds), and later one round in EXTRA_SHARE on average a kind drawn secretly; each round of the
-# window and a secret sample of the later ones are re-checked at their fingerprints. Where the timed inputs are perturbed (the same buffers every
-# call) a round's inputs are written into those buffers and undone after its call.
+# window and a secret sample of the later ones are re-checked at their fingerprints. Where the
+# timed inputs are perturbed (the same buffers every call) a round's inputs are written into
+# those buffers and undone after its call.
 EXTRA_SHARE = 8
 EXTRA_FIRST = 3
 # The later extra rounds' re-checks are a secret sample of at most LATE_EXTRA_CHECKED (the window's
