@@ -212,6 +212,22 @@ class _DeadChannelConv(torch.nn.Module):
         return torch.relu(self.conv(x)) * 2.0
 
 
+class _DeadChannelTransposedConv(torch.nn.Module):
+    """ConvTranspose2d whose first four channels never fire on iid [0, 1) inputs away from the
+    borders (mean + 5.5 sd < 0) but do near the corner of the range."""
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.ConvTranspose2d(3, 8, 3)
+        with torch.no_grad():
+            w = self.conv.weight.transpose(0, 1)  # (out channel, in channel, taps)
+            mean, sd = 0.5 * w.sum((1, 2, 3)), (w * w).sum((1, 2, 3)).div(12).sqrt()
+            bias = torch.minimum(-(mean + 5.5 * sd), w.clamp(min=0).sum((1, 2, 3)) - 0.3)
+            self.conv.bias[:4] = bias[:4]
+
+    def forward(self, x):
+        return torch.relu(self.conv(x)) * 2.0
+
+
 def _dead(weight: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     """Units that iid [0, 1) inputs keep below zero (pass 53's rule: mean + 5 sd < 0)."""
     flat = weight.flatten(1)
@@ -223,9 +239,11 @@ def test_in_place_activations_and_convolutions_are_driven():
     model's output (no trial); an in-place ReLU after a hidden Linear zeroed what the ascent
     read, so dead units got no gradient (0 of 64 fired in 50 trials); a convolution's every
     position drove its own channel, a blend of every filter (its dead channels fired in 1 of
-    400 trials). Each now wakes its dead units in every one of 10 trials (all-the-way trial)."""
+    400 trials). Each now wakes its dead units in every one of 10 trials (all-the-way trial),
+    and so does a transposed convolution's."""
     torch.manual_seed(0)
     gemm, mlp, conv = _InPlaceGemmRelu(), _InPlaceReluMlp(), _DeadChannelConv()
+    transposed = _DeadChannelTransposedConv()
     with torch.no_grad():
         mlp.net[0].bias[:64] = -(0.5 * mlp.net[0].weight.sum(1)
                                  + 5.5 * mlp.net[0].weight.pow(2).sum(1).div(12).sqrt())[:64]
@@ -234,7 +252,10 @@ def test_in_place_activations_and_convolutions_are_driven():
              (mlp, lambda: [torch.rand(32, 256)], lambda x: torch.relu(mlp.net[0](x)),
               _dead(mlp.net[0].weight, mlp.net[0].bias)),
              (conv, lambda: [torch.rand(2, 3, 16, 16)], lambda x: torch.relu(conv.conv(x)),
-              _dead(conv.conv.weight, conv.conv.bias))]
+              _dead(conv.conv.weight, conv.conv.bias)),
+             (transposed, lambda: [torch.rand(2, 3, 16, 16)],
+              lambda x: torch.relu(transposed.conv(x)[..., 2:-2, 2:-2]),  # away from the borders
+              _dead(transposed.conv.weight.transpose(0, 1), transposed.conv.bias))]
     for model, make, units_of, dead in cases:
         assert bool(dead.any())
         for seed in range(10):

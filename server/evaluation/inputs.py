@@ -228,7 +228,7 @@ def describe_extra_inputs(task_id: str | None, source: str = "") -> str:
                  "its largest: once each sample's own extremes placed by the unit's gradient, "
                  "once its values reordered part of the way (a secret share for each sample), "
                  "where the reference's output is stable on them"
-                 if re.search(r"\bnn\.(Linear|Conv[123]d)\b", source) else "")
+                 if re.search(r"\bnn\.(Linear|Conv[123]d|ConvTranspose[123]d)\b", source) else "")
         return ("the task's own get_inputs() (fresh random seeds per trial), and once the same "
                 f"values with random signs and {SIGNED_SCALE:g}x their size wherever the "
                 "reference computes those finitely and stably: do not rely on the generator's "

@@ -35,7 +35,9 @@ import torch
 
 from .inputs import generate
 
-UNIT_MODULES = (torch.nn.Linear, torch.nn.Conv1d, torch.nn.Conv2d, torch.nn.Conv3d)
+# (A transposed convolution's output positions a kernel's extent apart read disjoint inputs too.)
+UNIT_MODULES = (torch.nn.Linear, torch.nn.Conv1d, torch.nn.Conv2d, torch.nn.Conv3d,
+                torch.nn.ConvTranspose1d, torch.nn.ConvTranspose2d, torch.nn.ConvTranspose3d)
 # Reorderings at most where a unit lies behind other layers; one is exact where every unit's
 # layer reads the inputs themselves (the gradient does not depend on them there). Behind one
 # or eight layers (bundled MLP, DeepNarrowMLP) a second step lifted the driven units 1-5 % more
