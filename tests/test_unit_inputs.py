@@ -294,3 +294,30 @@ def test_the_profile_gives_the_unit_trial_where_the_reference_has_units_and_is_s
         torch.manual_seed(1)
         assert "not stable" in _unit_trial(request(GEMM_RELU), lambda: [torch.rand(16, 8)],
                                            LogOfLinear(), CPU)[1]
+
+
+def test_long_samples_are_reordered_within_stretches_and_still_driven():
+    """Samples longer than SEGMENT are reordered within stretches of it (sorting a full-size
+    convolution's million-value samples whole was most of the trial's making): each stretch
+    keeps its own draw's values, and each row's driven unit still rises far above its random
+    level (over 8 of its standard deviations; the part-of-the-way trial)."""
+    from server.evaluation.unit_inputs import SEGMENT
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(2 * SEGMENT, 16), torch.nn.ReLU(),
+                                torch.nn.Linear(16, 4))
+    w = model[0].weight.detach()
+    sd = (w * w).sum(1).div(12).sqrt()  # a unit's random spread on iid [0, 1) inputs
+
+    def make():
+        return [torch.rand(16, 2 * SEGMENT)]
+
+    for seed in range(3):
+        with torch.no_grad():
+            (y,) = UnitInputs(model, part=True)(make, CPU, seed)
+        (draw,) = generate(make, CPU, seed)
+        assert not torch.equal(y, draw)
+        assert torch.equal(y.view(16, 2, SEGMENT).sort(-1).values,
+                           draw.view(16, 2, SEGMENT).sort(-1).values)
+        lift = ((y - draw) @ w.T) / sd
+        assert bool((lift.amax(1) > 8).all())
