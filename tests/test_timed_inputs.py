@@ -497,24 +497,32 @@ def _zero_inputs(get_inputs, device, seed, into=None):
 EXTRAS = [("negated inputs", _negated_inputs, True), ("zeros", _zero_inputs, False)]
 
 
-def test_timed_rounds_on_the_extra_inputs_are_secret_and_checked():
+def test_timed_rounds_on_the_extra_inputs_are_secret_and_always_checked():
     """Red-team pass 52: a kernel counting calls was honest on the correctness stage's extra
     trials and specialised to [0, 1) on every timed call. Each extra kind now gets one of the
-    first rounds after the first, later rounds one in EXTRA_SHARE; every round of the window and
-    LATE_EXTRA_CHECKED later ones drawn secretly are re-checked at their fingerprints, on the
-    inputs made again, with the kind's tolerance."""
-    from server.evaluation.timed_inputs import EXTRA_FIRST, LATE_EXTRA_CHECKED
+    first rounds after the first, later rounds one in EXTRA_SHARE, and every such round is
+    re-checked at its fingerprint, on the inputs made again, with the kind's tolerance. Where
+    the number of calls is known (`final`), every kind also gets a secret round after the
+    window (pass 56: a kernel honest on the window's rounds alone met a kind's later round in
+    about half the steps of few calls)."""
+    from server.evaluation.timed_inputs import EXTRA_FIRST
 
-    seen_windows, late_checked = set(), set()
-    for _ in range(12):
+    seen_windows, later_rounds = set(), set()
+    for run in range(12):
         inputs = seeded_inputs()
         sampler = TimedOutputSampler(seeded_inputs, inputs, CPU, seed=9, extras=EXTRAS)
+        if run % 2:
+            sampler.final = 60
         seen = []
         run_calls(sampler, lambda x: seen.append(x.clone()) or x * 2, 60)
         window = sorted(r for r in sampler.extra_rounds if r <= 1 + EXTRA_FIRST)
         assert len(window) == 2 and window[0] >= 2
         assert sorted(sampler.extra_rounds[r] for r in window) == [0, 1]  # each kind once
         seen_windows.add(tuple(window))
+        later = {k for r, k in sampler.extra_rounds.items() if r > 1 + EXTRA_FIRST}
+        if sampler.final:
+            assert later == {0, 1}  # every kind again after the window
+            later_rounds.update(r for r in sampler.extra_rounds if r > 1 + EXTRA_FIRST)
         for r, kind in sampler.extra_rounds.items():
             x = seen[r - 1]
             assert (x <= 0).all() if kind == 0 else (x == 0).all()
@@ -525,21 +533,18 @@ def test_timed_rounds_on_the_extra_inputs_are_secret_and_checked():
                 checked[call] = c
                 assert torch.equal(c.inputs[0], seen[call - 1])  # made again, the same
                 assert torch.equal(c.output[0], torch.take(seen[call - 1] * 2, c.positions[0]))
-        late = [r for r in sampler.extra_rounds if r > 1 + EXTRA_FIRST and r != 60]
-        picked = [r for r in late if r in checked]  # ~7 of the 56 later rounds are extra
-        assert len(picked) == min(len(late), LATE_EXTRA_CHECKED)
-        if len(late) > LATE_EXTRA_CHECKED:
-            late_checked.add(picked == late[:LATE_EXTRA_CHECKED])
         for r, kind in sampler.extra_rounds.items():
-            if r in checked:
-                assert EXTRAS[kind][0] in checked[r].label
-                assert checked[r].cancelling is EXTRAS[kind][2]
-            else:
-                assert r in late
+            assert r in checked and EXTRAS[kind][0] in checked[r].label
+            assert checked[r].cancelling is EXTRAS[kind][2]
         plain = [c for call, c in checked.items() if call not in sampler.extra_rounds and call != 60]
         assert all(not c.cancelling for c in plain)
     assert len(seen_windows) > 1  # the rounds are drawn, not fixed
-    assert False in late_checked  # and so are the later ones checked (not the first ones)
+    assert len(later_rounds) > 10  # and so are the later ones
+    for _ in range(6):  # few calls: four after the window, each kind still among them
+        sampler = TimedOutputSampler(seeded_inputs, seeded_inputs(), CPU, seed=9, extras=EXTRAS)
+        sampler.final = 8
+        run_calls(sampler, lambda x: x * 2, 8)
+        assert {k for r, k in sampler.extra_rounds.items() if r > 1 + EXTRA_FIRST} == {0, 1}
 
 
 def test_a_kernel_specialised_from_the_first_timed_call_meets_an_extra_round():

@@ -272,25 +272,37 @@ EXTRA_SEED = 1000  # the extra trials' seeds follow the random ones' (seed + k, 
 
 def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
                        task_id: str | None, insensitive: bool = False,
-                       signed: bool = False, units=None) -> Iterator[Trial]:
+                       signed: bool = False, units=None, order=None) -> Iterator[Trial]:
     """n trials from the task's generator plus the task family's extra inputs (or, for a task
     whose output barely depends on its own inputs, signed scaled ones; or, where the profile
     found the reference stable on them, the task's own inputs with random signs: `signed`, and
     placed to drive its hidden units: `units`, unit_inputs.UnitInputs makers), made one at a
-    time so that full-size tasks (6 GiB per tensor) hold one trial's inputs at once."""
+    time so that full-size tasks (6 GiB per tensor) hold one trial's inputs at once; in the
+    order of `order` (indices into that list; the evaluator's is secret) where given."""
+    specs = []  # (label, how its inputs are made, cancelling)
     spiked = spiked_task(task_id)
     for k in range(n):
         if spiked and k == n - 1:
-            again = functools.partial(_spiked_inputs, get_inputs, device, seed + k, task_id)
-            yield Trial(f"random inputs #{k + 1} {SPIKED_LABEL}", again(), again)
-            continue
-        again = functools.partial(generate, get_inputs, device, seed + k)
-        yield Trial(f"random inputs #{k + 1}", again(), again)
+            specs.append((f"random inputs #{k + 1} {SPIKED_LABEL}", functools.partial(
+                _spiked_inputs, get_inputs, device, seed + k, task_id), False))
+        else:
+            specs.append((f"random inputs #{k + 1}",
+                          functools.partial(generate, get_inputs, device, seed + k), False))
     for j, (label, inputs_from, cancelling) in enumerate(
             _extra_trials(task_id, insensitive, signed, units)):
         # a draw of its own per extra trial: the two unit trials drive different units
-        again = functools.partial(inputs_from, get_inputs, device, seed + EXTRA_SEED + j)
+        specs.append((label, functools.partial(inputs_from, get_inputs, device,
+                                               seed + EXTRA_SEED + j), cancelling))
+    for k in range(len(specs)) if order is None else order:
+        label, again, cancelling = specs[k]
         yield Trial(label, again(), again, cancelling=cancelling)
+
+
+def secret_order(count: int) -> list[int]:
+    """A secret permutation of the correctness trials: in a fixed order a kernel counting its
+    calls knew which were the extra trials and was honest on those alone (red-team pass 56: a
+    GEMM+ReLU skipping its dead columns on every other call scored 6 of 6)."""
+    return secrets.SystemRandom().sample(range(count), count)
 
 
 # A task whose outputs barely depend on its own inputs (the profile finds it): one output made

@@ -31,8 +31,8 @@ from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, i
 from .input_placement import InputPlacer
 from .interpreter_bounds import KernelMemoryError
 from .inputs import (EXTRA_TRIALS, correctness_trials, extra_trials, generate, insensitive_trial_inputs, replayable,
-                     seed_torch, signed_own_inputs, signed_scaled, spiked_task, task_family,
-                     trial_count)
+                     secret_order, seed_torch, signed_own_inputs, signed_scaled, spiked_task,
+                     task_family, trial_count)
 from .loading import (build_models, candidate_path, load_candidate, load_reference,
                       reference_model)
 from .protocol import EvalRequest, EvalResult
@@ -785,7 +785,7 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
     result.trials_total = trial_count(req.trials, req.task_id, insensitive, signed, units)
     worst = 0.0
     trials = correctness_trials(reference.get_inputs, device, req.input_seed, req.trials, req.task_id,
-                                insensitive, signed, units)
+                                insensitive, signed, units, secret_order(result.trials_total))
     k = -1
     # not enumerate(): it keeps the last trial (and its inputs) alive until the next is made
     while (trial := next(trials, None)) is not None:

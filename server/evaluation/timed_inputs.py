@@ -80,18 +80,18 @@ ROW_MIN = 16  # rows a call's fingerprint takes at least (batches of 512 and mor
 # correctness trials, whose number of calls is fixed, they let a kernel count its calls and
 # specialise to torch.rand's [0, 1) from the first timed one. Now each kind gets one of the
 # rounds after the first (secret ones among the next EXTRA_FIRST, or as many as there are
-# kinds), and later one round in EXTRA_SHARE on average a kind drawn secretly; each round of the
-# window and a secret sample of the later ones are re-checked at their fingerprints. Where the
-# timed inputs are perturbed (the same buffers every call) a round's inputs are written into
-# those buffers and undone after its call.
+# kinds), and later one round in EXTRA_SHARE on average a kind drawn secretly, and where the
+# number of calls is known, every kind at least once more at a secret round after the window;
+# every such round is re-checked at its fingerprint. With as many kinds as EXTRA_FIRST the window
+# is all extra rounds: a kernel counting its calls knows them (red-team pass 56), so it is the
+# later rounds that meet a kernel honest there alone; one round of a kind it cannot recognise
+# (the part-of-the-way unit trial) unchecked among them let it through (a sample of two later
+# rounds re-checked: 8 of 10 GPU-sized steps scored; every one re-checked: 0 of 10), and with
+# few timed calls (20: 16 later rounds) a kind had no later round in about half the steps.
+# Where the timed inputs are perturbed (the same buffers every call) a round's inputs are
+# written into those buffers and undone after its call.
 EXTRA_SHARE = 8
 EXTRA_FIRST = 3
-# The later extra rounds' re-checks are a secret sample of at most LATE_EXTRA_CHECKED (the window's
-# rounds are all re-checked): on a task that is not row-separable each costs a reference output on
-# inputs made whole (full-size Frobenius: ~4 later rounds a step, ~10 ms each on the H200). A kernel
-# wrong on every later round meets the first one checked; one wrong on a share of them only changes
-# outputs of calls too few (one in EXTRA_SHARE) to move the median time.
-LATE_EXTRA_CHECKED = 2
 
 
 @dataclasses.dataclass
@@ -123,8 +123,7 @@ class _Print:
     always: bool = False
     drawn: torch.Tensor | None = None  # the generator's state before the positions were drawn
     shift: int | None = None  # a row-separable task's secret rows are shifted by this for it
-    extra: bool = False  # a round on extra inputs (EXTRA_SHARE): re-checked (later ones: a sample)
-    late: bool = False  # an extra round after the window (LATE_EXTRA_CHECKED)
+    extra: bool = False  # a round on extra inputs (EXTRA_SHARE): always re-checked
     cancelling: bool = False
     call: int = 0  # which call (1 = the first observed)
 
@@ -198,7 +197,10 @@ class TimedOutputSampler:
         # on its own inputs: one kept output passed every check): it gets spoiled first.
         if self.previous is not None:
             _spoil(self.previous, self.inputs, self.gen)
-        if self.extras and self.round > self.extra_window and not self.rng.randrange(EXTRA_SHARE):
+        if self.round == self.extra_window + 1 and self.final:
+            self._schedule_later_rounds()
+        if (self.extras and self.round > self.extra_window and self.round not in self.extra_rounds
+                and not self.rng.randrange(EXTRA_SHARE)):
             self.extra_rounds[self.round] = self.rng.randrange(len(self.extras))
         if self.perturbing:
             if self.round in self.extra_rounds:
@@ -216,6 +218,14 @@ class TimedOutputSampler:
         if self.placer is not None:
             self.placer.place(self.inputs)
 
+    def _schedule_later_rounds(self) -> None:
+        """Every kind once more at a secret round after the window, among the `final` calls'
+        (drawn now, before the first such round; the rest of the later rounds still draw theirs
+        as they come)."""
+        later = range(self.extra_window + 1, self.final + 1)
+        for k, r in enumerate(self.rng.sample(later, min(len(self.extras), len(later)))):
+            self.extra_rounds[r] = k
+
     def observe(self, out, label: str | None = None, always: bool = False) -> None:
         """After each call (its output already checked to be plain tensors): fingerprint it before
         the previous output is released (releasing an object runs whatever the submission may
@@ -230,7 +240,6 @@ class TimedOutputSampler:
         if always or extra or joins or self.calls == self.final:
             fingerprint = self._fingerprint(out, f"{label} (sampled positions)", used, always)
             fingerprint.extra, fingerprint.cancelling = extra is not None, bool(extra and extra[2])
-            fingerprint.late = fingerprint.extra and self.round > self.extra_window
             self.fingerprints.append(fingerprint)
             if joins:
                 self._keep(fingerprint)
@@ -305,9 +314,8 @@ class TimedOutputSampler:
         """The re-checks of the timed calls, one input set at a time (a set may be rewritten in
         place for the next: use it before asking for the next): first the argument list is shown
         to still hold the last call's inputs (forward may not write them), then the last timed
-        call is checked in full and at its positions, every extra round of the window and
-        LATE_EXTRA_CHECKED later ones drawn at random at their positions, and CHECKED_CALLS plain
-        calls drawn at random among the others (from the reservoir)."""
+        call is checked in full and at its positions, every extra round at its positions, and
+        CHECKED_CALLS plain calls drawn at random among the others (from the reservoir)."""
         if self.last is None:
             return
         label, used, out = self.last
@@ -329,10 +337,7 @@ class TimedOutputSampler:
             _spoil(self.previous, self.inputs, self.gen)
         del inputs, out
         self.last = self.previous = None
-        extras = [p for p in self.fingerprints if p.extra and p is not last]
-        late = [p for p in extras if p.late]
-        for fingerprint in ([p for p in extras if not p.late]
-                            + self.rng.sample(late, min(LATE_EXTRA_CHECKED, len(late)))):
+        for fingerprint in [p for p in self.fingerprints if p.extra and p is not last]:
             yield self._at_positions(fingerprint)
         pool = [p for p in self.reservoir if p is not last]
         for _ in range(min(CHECKED_CALLS, len(pool))):
