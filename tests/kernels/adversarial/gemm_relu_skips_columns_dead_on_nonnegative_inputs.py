@@ -1,13 +1,14 @@
 # task: level2/76_Gemm_Add_ReLU
 # expect: output_mismatch
-# says: random signs
 # found: red-team pass 48 (session 20; scored 0.3 on the cpu evaluator before)
 # why: the task's inputs come from torch.rand, in [0, 1): from the weights alone, a kernel found
 #      the output columns whose pre-activation stays below zero for such inputs (mean + 5
 #      standard deviations), wrote 0 there and skipped their dot products (~17 % of the GEMM,
 #      paid as speed on a GPU); every trial of the task's own inputs passed. Tasks without a
 #      family of extra inputs now get one trial of their own inputs with random signs where
-#      the reference is finite and stable on them (the profile's `signed_trial`).
+#      the reference is finite and stable on them (the profile's `signed_trial`). The unit
+#      trials (session 26) catch it too, so which trial names it depends on the trials' secret
+#      order (session 27).
 import torch
 import torch.nn as nn
 import triton
