@@ -69,7 +69,7 @@ def main() -> None:
     for label, shape in (("16x4096", (16, 4096)), ("1024x393216", (1024, 393216)),
                          ("4096x393216", (4096, 393216))):
         x = torch.rand(*shape, device=dev) * 2 - 1
-        r = trials(lambda: torch.relu(x), lead, args.trials)
+        r = trials(lambda x=x: torch.relu(x), lead, args.trials)
         print(f"{label:12s} to end {r['to_end']:.4f} ms, to settled {r['to_settled']:.4f} ms "
               f"(+{100 * (r['to_settled'] / r['to_end'] - 1):.2f} %), tail p10/p50/p90 "
               f"{r['tail_p10']:.4f}/{r['tail_p50']:.4f}/{r['tail_p90']:.4f} ms, over "
