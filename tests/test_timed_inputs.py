@@ -254,6 +254,41 @@ def test_spiked_tasks_time_on_spiked_inputs_and_a_sampled_norm_fails_the_last_ca
             assert torch.equal(check.inputs[0], seen[call - 1]), check.label
 
 
+def test_a_norm_from_a_sample_plus_learned_spike_heights_misses_the_timed_checks(monkeypatch):
+    """Red-team pass 57: every timed call carried four spikes of one height, learned from the
+    first call, so a norm from an eighth of the input plus four squares of it passed every
+    fingerprint. Each spike's height is now its own (inputs.SPIKE_SPREAD): the same estimate is
+    off by percents, and the re-checks at the calls' positions see it."""
+    from server.evaluation import inputs as inputs_module
+
+    def big():
+        return [torch.rand(512, 1024)]
+
+    def learned(x, known):
+        if "height" not in known:
+            known["height"] = float(x.max())
+            return x / torch.linalg.vector_norm(x)
+        sample = x.reshape(-1)[: x.numel() // 8]
+        sample = sample[sample <= 1]  # the spikes found in the sample: left out
+        squares = sample.square().sum() * (x.numel() / sample.numel()) + 4 * known["height"] ** 2
+        return x / torch.sqrt(squares)
+
+    def misses(spread) -> int:
+        monkeypatch.setattr(inputs_module, "SPIKE_SPREAD", spread)
+        sampler = TimedOutputSampler(big, [], CPU, seed=4, spiked="level1/37_FrobeniusNorm_")
+        known = {}  # the kernel's memory across calls
+        run_calls(sampler, lambda x: learned(x, known), 12)
+        wrong = 0
+        for _, (x,), fingerprint, (positions,), _ in position_checks(sampler):
+            expected = torch.take(x / torch.linalg.vector_norm(x), positions)
+            wrong += not torch.allclose(fingerprint[0], expected, rtol=1e-2, atol=1e-7)
+        return wrong
+
+    spread = inputs_module.SPIKE_SPREAD
+    assert misses((1.0, 1.0)) == 0  # one height: every check passed
+    assert misses(spread) > 0
+
+
 def rows_inputs():
     return [torch.rand(512, 4)]
 

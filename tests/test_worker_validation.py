@@ -247,7 +247,8 @@ SPIKED = "with large spikes (one per normalised group)"
 
 def test_the_last_random_trial_of_frobenius_carries_four_spikes():
     """The task's own values but for four elements, one in each quarter of the tensor, that
-    carry as much of the squared norm as all the others; made again exactly from the seed."""
+    carry about as much of the squared norm as all the others (one to 2.25 times); made again
+    exactly from the seed."""
     trials = list(correctness_trials(lambda: [torch.rand(256, 256)], torch.device("cpu"), 0, 5,
                                      FROBENIUS))
     assert [t.label for t in trials][3:5] == ["random inputs #4", f"random inputs #5 {SPIKED}"]
@@ -255,7 +256,7 @@ def test_the_last_random_trial_of_frobenius_carries_four_spikes():
     spikes = (x > 1).reshape(-1).nonzero().reshape(-1)
     assert [int(i) // (x.numel() // 4) for i in spikes] == [0, 1, 2, 3]
     rest = x.reshape(-1)[(x <= 1).reshape(-1)]
-    assert rest.min() >= 0 and 0.4 < float(x[x > 1].square().sum() / x.square().sum()) < 0.6
+    assert rest.min() >= 0 and 0.4 < float(x[x > 1].square().sum() / x.square().sum()) < 0.75
     assert torch.equal(x, trials[4].regenerate()[0])
     assert f"timed calls {SPIKED}" in describe_extra_inputs(FROBENIUS)
     assert not (trials[3].inputs[0] > 1).any()
@@ -267,15 +268,18 @@ def test_the_last_random_trial_of_frobenius_carries_four_spikes():
     ("level1/40_LayerNorm", (4, 8, 16, 16), 3),  # every sample
 ])
 def test_every_normalised_group_carries_a_spike(task_id, shape, group_dims):
-    """One spike per group, as large in square as the rest of it: a kernel that samples and
-    then repairs the groups it finds spiked repairs all of them, which is the honest cost."""
+    """One spike per group, about as large in square as the rest of it and of a height of its
+    own (red-team pass 57: spikes of one height, learned once, could be added to a norm from a
+    sample): a kernel that samples and then repairs the groups it finds spiked repairs all of
+    them, which is the honest cost."""
     trials = list(correctness_trials(lambda: [torch.rand(*shape)], torch.device("cpu"), 1, 2,
                                      task_id))
     x = trials[1].inputs[0]
     groups = x.reshape(-1, math.prod(shape[-group_dims:]))
     assert ((groups > 1).sum(dim=1) == 1).all()
     share = (groups * (groups > 1)).square().sum(dim=1) / groups.square().sum(dim=1)
-    assert ((0.4 < share) & (share < 0.6)).all()
+    assert ((0.4 < share) & (share < 0.75)).all()  # spikes 1 to 1.5 times the rest's root
+    assert groups.amax(dim=1).unique().numel() == groups.shape[0]  # each its own height
     assert torch.equal(x, trials[1].regenerate()[0])
 
 

@@ -129,6 +129,9 @@ def _sparse(out: torch.Tensor, _: int) -> torch.Tensor:
 
 
 SPIKES = 4  # in a task normalised as a whole (Frobenius): four spikes in all
+# A spike's height over its stretch's measured one (the rest's root sum of squares): its square
+# one to 2.25 times the rest's, so a kernel cannot add the spikes' part without reading them.
+SPIKE_SPREAD = (1.0, 1.5)
 # How many trailing dimensions make a stretch that lies within one normalisation group: each
 # stretch gets one spike, so every group (row, instance, channel block) carries spikes and no
 # kernel can repair only the few groups it found spiked. None: the whole tensor is one group.
@@ -142,10 +145,10 @@ SPIKE_STRETCH_DIMS = {
 def _spike(out: torch.Tensor, dims: int | None, height: float | None = None,
            undo: list | None = None) -> float | None:
     """One positive spike at a random position of every stretch of the flat tensor (the last
-    `dims` dimensions; a quarter of it when `dims` is None), as large in square as the rest of
-    its stretch: distinct positions, so replaying the scatter is deterministic. Each group the
-    task normalises over (row, instance, channel block, the whole tensor) is dominated by its
-    spikes, so a statistic estimated from a sample of the elements misses or overweights them
+    `dims` dimensions; a quarter of it when `dims` is None), in square one to 2.25 times the
+    rest of its stretch (SPIKE_SPREAD, secret per spike): distinct positions, so replaying the
+    scatter is deterministic. Each group the task normalises over (row, instance, channel block,
+    the whole tensor) is dominated by its spikes, so a statistic estimated from a sample of the elements misses or overweights them
     and is far off (a Frobenius norm from 6 % of a full-size input, or a LayerNorm's variance,
     is otherwise within tolerance), while an honest float32 sum of squares holds it to ~1e-7.
     Returns the height for the next inputs of the same kind, which then skip the pass that
@@ -165,7 +168,12 @@ def _spike(out: torch.Tensor, dims: int | None, height: float | None = None,
     flat = out.view(-1)
     if undo is not None:
         undo.append((flat, where, flat.index_select(0, where)))
-    flat.index_copy_(0, where, torch.full((count,), height, dtype=out.dtype, device=out.device))
+    # each spike SPIKE_SPREAD times the measured height, drawn per spike from the seeded RNG
+    # (replayed with the positions): spikes of one known height let a kernel that learned it
+    # add their squares to a norm from an eighth of the input (red-team pass 57)
+    heights = torch.rand(count, dtype=out.dtype, device=out.device).mul_(
+        SPIKE_SPREAD[1] - SPIKE_SPREAD[0]).add_(SPIKE_SPREAD[0]).mul_(height)
+    flat.index_copy_(0, where, heights)
     return height
 
 
