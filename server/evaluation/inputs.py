@@ -151,9 +151,10 @@ def _spike(out: torch.Tensor, dims: int | None, height: float | None = None,
     the whole tensor) is dominated by its spikes, so a statistic estimated from a sample of the
     elements misses or overweights them and is far off (a Frobenius norm from 6 % of a full-size
     input, or a LayerNorm's variance, is otherwise within tolerance), while an honest float32
-    sum of squares holds it to ~1e-7. Returns the height for the next inputs of the same kind, which then skip the pass that
-    measures it (kept on the host: a kernel writing out of bounds could shrink a device copy);
-    with `undo`, appends what puts the replaced values back (perturb.restore's format)."""
+    sum of squares holds it to ~1e-7. Returns the height for the next inputs of the same kind,
+    which then skip the pass that measures it (kept on the host: a kernel writing out of bounds
+    could shrink a device copy); with `undo`, appends what puts the replaced values back
+    (perturb.restore's format)."""
     n = out.numel()
     if n < 2 * SPIKES or not out.is_contiguous():
         return height
