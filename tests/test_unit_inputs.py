@@ -37,7 +37,8 @@ def test_the_first_trial_takes_each_samples_extremes_where_its_unit_is_largest()
     assert bool(((x == high) | (x == low)).all())  # in the draw's own range
     w = model.gemm.weight.detach()
     z = x @ w.T
-    best = high * w.clamp(min=0).sum(1) + low * w.clamp(max=0).sum(1)  # (row, column): the range's largest
+    # (row, column): the largest the draw's range gives
+    best = high * w.clamp(min=0).sum(1) + low * w.clamp(max=0).sum(1)
     at_best = torch.isclose(z, best, rtol=1e-5, atol=1e-4)
     assert bool(at_best.any(1).all())  # every row at one column's largest
     assert at_best.float().argmax(1).unique().numel() == x.shape[0]  # a different column each
@@ -197,32 +198,22 @@ class _InPlaceReluMlp(torch.nn.Module):  # VGG's nn.ReLU(inplace=True) after a h
 
 
 class _DeadChannelConv(torch.nn.Module):
-    """Conv2d whose first four channels never fire on iid [0, 1) inputs (mean + 5.5 sd < 0) but
-    do near the corner of the range (red-team pass 54's reference)."""
-    def __init__(self):
+    """Conv2d (or ConvTranspose2d: away from the borders) whose first four channels never fire
+    on iid [0, 1) inputs (mean + 5.5 sd < 0) but do near the corner of the range (red-team pass
+    54's reference)."""
+    def __init__(self, transposed: bool = False):
         super().__init__()
-        self.conv = torch.nn.Conv2d(3, 8, 3)
+        self.conv = (torch.nn.ConvTranspose2d if transposed else torch.nn.Conv2d)(3, 8, 3)
         with torch.no_grad():
-            w = self.conv.weight
+            w = self.filters()
             mean, sd = 0.5 * w.sum((1, 2, 3)), (w * w).sum((1, 2, 3)).div(12).sqrt()
             bias = torch.minimum(-(mean + 5.5 * sd), w.clamp(min=0).sum((1, 2, 3)) - 0.3)
             self.conv.bias[:4] = bias[:4]
 
-    def forward(self, x):
-        return torch.relu(self.conv(x)) * 2.0
-
-
-class _DeadChannelTransposedConv(torch.nn.Module):
-    """ConvTranspose2d whose first four channels never fire on iid [0, 1) inputs away from the
-    borders (mean + 5.5 sd < 0) but do near the corner of the range."""
-    def __init__(self):
-        super().__init__()
-        self.conv = torch.nn.ConvTranspose2d(3, 8, 3)
-        with torch.no_grad():
-            w = self.conv.weight.transpose(0, 1)  # (out channel, in channel, taps)
-            mean, sd = 0.5 * w.sum((1, 2, 3)), (w * w).sum((1, 2, 3)).div(12).sqrt()
-            bias = torch.minimum(-(mean + 5.5 * sd), w.clamp(min=0).sum((1, 2, 3)) - 0.3)
-            self.conv.bias[:4] = bias[:4]
+    def filters(self) -> torch.Tensor:
+        """(out channel, in channel, taps): a transposed convolution's weight has them swapped."""
+        w = self.conv.weight
+        return w.transpose(0, 1) if isinstance(self.conv, torch.nn.ConvTranspose2d) else w
 
     def forward(self, x):
         return torch.relu(self.conv(x)) * 2.0
@@ -243,7 +234,7 @@ def test_in_place_activations_and_convolutions_are_driven():
     and so does a transposed convolution's."""
     torch.manual_seed(0)
     gemm, mlp, conv = _InPlaceGemmRelu(), _InPlaceReluMlp(), _DeadChannelConv()
-    transposed = _DeadChannelTransposedConv()
+    transposed = _DeadChannelConv(transposed=True)
     with torch.no_grad():
         mlp.net[0].bias[:64] = -(0.5 * mlp.net[0].weight.sum(1)
                                  + 5.5 * mlp.net[0].weight.pow(2).sum(1).div(12).sqrt())[:64]
@@ -255,7 +246,7 @@ def test_in_place_activations_and_convolutions_are_driven():
               _dead(conv.conv.weight, conv.conv.bias)),
              (transposed, lambda: [torch.rand(2, 3, 16, 16)],
               lambda x: torch.relu(transposed.conv(x)[..., 2:-2, 2:-2]),  # away from the borders
-              _dead(transposed.conv.weight.transpose(0, 1), transposed.conv.bias))]
+              _dead(transposed.filters(), transposed.conv.bias))]
     for model, make, units_of, dead in cases:
         assert bool(dead.any())
         for seed in range(10):

@@ -239,7 +239,7 @@ def _signed_trial_usable(req: EvalRequest, get_inputs, model, device: torch.devi
 def _unit_trial(req: EvalRequest, get_inputs, model, device: torch.device) -> tuple:
     """(ms, why not): how long the slower of the two unit trials' makings takes (unit_inputs:
     the task's own values placed to drive hidden units; the part-of-the-way one sorts every
-    sample twice more), and None where the task's trials add them, else the reason they do not.
+    sample three times), and None where the task's trials add them, else the reason they do not.
     They do for a task with no family trials of its own whose reference has Linear or
     convolution units that depend on its inputs, on which its output is finite and its float32
     output within tolerance of its float64 one (where float64 cannot run, no trial: no

@@ -63,8 +63,9 @@ class UnitInputs:
     million values), so making that seed's inputs again (the copy the reference computes on, a
     timed round's re-check) gives the same values without a second ascent, whose GPU gradients
     need not repeat bit for bit. A kernel writing over what is kept gains nothing: the inputs
-    made again then differ from those it was given, which the comparison refuses. `part`: the second trial's maker (each sample
-    driven part of the way). `found`: whether the last ascent had hidden units to drive."""
+    made again then differ from those it was given, which the comparison refuses. `part`: the
+    second trial's maker (each sample driven part of the way). `found`: whether the last
+    ascent had hidden units to drive."""
 
     def __init__(self, model: torch.nn.Module, restore: Callable[[], None] = lambda: None,
                  part: bool = False):
@@ -172,6 +173,7 @@ def _segments(x: torch.Tensor) -> torch.Tensor:
     return flat.reshape(-1, _segment_length(flat.shape[-1]))
 
 
+@functools.lru_cache(maxsize=64)  # a few lengths a task, asked several times a making
 def _segment_length(n: int) -> int:
     if n <= SEGMENT:
         return n
