@@ -312,3 +312,40 @@ def test_long_samples_are_reordered_within_stretches_and_still_driven():
                            draw.view(16, 2, SEGMENT).sort(-1).values)
         lift = ((y - draw) @ w.T) / sd
         assert bool((lift.amax(1) > 8).all())
+
+
+def test_a_trial_drives_at_most_its_share_of_samples_and_leaves_the_rest_as_drawn(monkeypatch):
+    """Past DRIVEN_VALUES a trial drives only that many values' worth of samples, chosen
+    secretly, and reorders only those (a full-size convolution's 128 samples took 105 ms to
+    make on the H200): the others are their draw exactly, the driven ones still wake dead
+    channels (all the way) or are their own draw reordered (part of the way), and made again
+    from the seed they are the same."""
+    from server.evaluation import unit_inputs
+
+    monkeypatch.setattr(unit_inputs, "DRIVEN_VALUES", 3 * 3 * 16 * 16)  # three samples' worth
+    torch.manual_seed(0)
+    conv = _DeadChannelConv()
+    dead = _dead(conv.conv.weight, conv.conv.bias)
+
+    def make():
+        return [torch.rand(8, 3, 16, 16)]
+
+    chosen = set()
+    for seed in range(6):
+        for part in (False, True):
+            maker = UnitInputs(conv, part=part)
+            with torch.no_grad():
+                (x,) = maker(make, CPU, seed)
+                (again,) = maker(make, CPU, seed)
+                z = torch.relu(conv.conv(x))
+            (draw,) = generate(make, CPU, seed)
+            assert maker.found and torch.equal(x, again)
+            moved = (x != draw).flatten(1).any(1)
+            assert 1 <= int(moved.sum()) <= 3
+            assert torch.equal(x[~moved], draw[~moved])
+            chosen.add(tuple(moved.nonzero().flatten().tolist()))
+            if part:
+                assert torch.equal(x.flatten(1).sort(-1).values, draw.flatten(1).sort(-1).values)
+            else:
+                assert bool((z[moved][:, dead] > 0.02).any()), seed
+    assert len(chosen) > 3  # which samples is secret: it moves with the seed

@@ -51,8 +51,27 @@ _TARGET_SEED = 0x68E31DA4  # the secret units come from the inputs' (secret) see
 PART_MIN, PART_MAX = 0.4, 0.9
 FULL_LABEL = ("each sample's own largest and smallest values placed where they drive one hidden "
               "unit of the reference (chosen secretly) to its largest")
+# Values driven at most a trial (a full-size convolution's 128 samples of 4 million values took
+# 105 ms to make on the H200, over the profile's limit, so it had no unit trial): a trial drives
+# at most DRIVEN_VALUES // (values a sample) samples, chosen secretly, and only those are
+# reordered; the rest stay their draw. Each driven sample of a convolution still drives a unit
+# at thousands of positions.
+DRIVEN_VALUES = 1 << 25
 PART_LABEL = ("the task's own values reordered within each sample part of the way toward driving "
               "one hidden unit of the reference (chosen secretly) to its largest")
+
+
+@dataclasses.dataclass
+class _Kept:
+    """What an ascent found for one input: which samples it moves (first-dimension indices,
+    ascending; `_flat`'s) and, for those samples' stretches, the positions that receive their
+    values in ascending order (int32) or the signs of a corner (int8)."""
+    samples: torch.Tensor
+    values: torch.Tensor
+
+    @property
+    def dtype(self) -> torch.dtype:
+        return self.values.dtype
 
 
 class UnitInputs:
@@ -82,10 +101,9 @@ class UnitInputs:
             orders = self.orders[seed] = self._ascend(inputs, seed)
         return [_made(x, orders[i]) if i in orders else x for i, x in enumerate(inputs)]
 
-    def _ascend(self, inputs: list, seed: int) -> dict[int, torch.Tensor]:
-        """Per reorderable input (index), what places each sample's values: the positions that
-        receive them in ascending order (int32), or the signs of a corner (int8). Empty where
-        the reference has no hidden unit."""
+    def _ascend(self, inputs: list, seed: int) -> dict[int, _Kept]:
+        """Per reorderable input (index), what places its driven samples' values (`_Kept`).
+        Empty where the reference has no hidden unit."""
         self.found = False
         movable = [i for i, x in enumerate(inputs) if _reorderable(x)]
         layers = [m for m in self.model.modules() if isinstance(m, UNIT_MODULES)]
@@ -94,25 +112,27 @@ class UnitInputs:
         seen: dict[int, _Seen] = {}
         hooks = [m.register_forward_hook(functools.partial(_record, seen, k, m))
                  for k, m in enumerate(layers)]
+        cap = max(1, DRIVEN_VALUES // max(_flat(inputs[i]).shape[1] for i in movable))
         try:
             with torch.enable_grad():
-                return self._reorder(inputs, movable, seen, seed)
+                return self._reorder(inputs, movable, seen, seed, cap)
         finally:
             for hook in hooks:
                 hook.remove()
 
-    def _reorder(self, inputs: list, movable: list, seen: dict, seed: int) -> dict:
+    def _reorder(self, inputs: list, movable: list, seen: dict, seed: int, cap: int) -> dict:
         current: dict = {i: None for i in movable}  # None: the draw's own order
+        moved: dict = {}  # per input: the samples the first gradient reached (at most cap)
         grads: dict = {}
         targets, steps = None, STEPS
         for step in range(steps):
             leaves = {i: (inputs[i].detach() if current[i] is None
-                          else _arranged(inputs[i], current[i])).requires_grad_(True)
+                          else _made(inputs[i], current[i])).requires_grad_(True)
                       for i in movable}
             seen.clear()
             out = self.model(*[leaves.get(i, x) for i, x in enumerate(inputs)])
             if targets is None:
-                targets = _targets(seen, out, seed)
+                targets = _targets(seen, out, seed, cap)
                 if not targets:
                     return {}
                 self.found = True
@@ -125,25 +145,48 @@ class UnitInputs:
             found = torch.autograd.grad(objective, [leaves[i] for i in movable], allow_unused=True)
             del leaves, out, objective
             seen.clear()
-            grads = {i: _segments(g) for i, g in zip(movable, found) if g is not None}
+            for i, g in zip(movable, found):
+                if g is not None and i not in moved:
+                    moved[i] = _reached(g, cap)
+            grads = {i: _segments(_flat(g).index_select(0, moved[i]))
+                     for i, g in zip(movable, found) if g is not None and moved[i].numel()}
+            del found
             if step == steps - 1:
                 break
             changed = False  # the next step's arrangement: the exact reordering
             for i, g in grads.items():
-                order = _following(g, inputs[i], current[i]).to(torch.int32)
-                changed |= current[i] is None or not torch.equal(order, current[i])
-                current[i] = order
+                order = _following(g, _picked(inputs[i], moved[i]), current[i]).to(torch.int32)
+                changed |= current[i] is None or not torch.equal(order, current[i].values)
+                current[i] = _Kept(moved[i], order)
             if not changed:
                 break
         if self.part:  # the final order: each sample driven as far as drawn for it
             mix = torch.Generator(device=inputs[movable[0]].device).manual_seed(
                 (seed ^ _TARGET_SEED ^ 0x5EED) % (1 << 62))
             for i, g in grads.items():
-                current[i] = _following(g, inputs[i], current[i], mix).to(torch.int32)
+                current[i] = _Kept(moved[i], _following(g, _picked(inputs[i], moved[i]),
+                                                        current[i], mix).to(torch.int32))
         else:  # all the way: each sample's extremes by the gradient's sign (int8: a corner)
             for i, g in grads.items():
-                current[i] = torch.sign(g).to(torch.int8)
-        return {i: order for i, order in current.items() if order is not None}
+                current[i] = _Kept(moved[i], torch.sign(g).to(torch.int8))
+        return {i: kept for i, kept in current.items() if kept is not None}
+
+
+def _reached(g: torch.Tensor, cap: int) -> torch.Tensor:
+    """The samples (ascending indices) where the gradient is not zero: at most `cap`, those it
+    is largest in where more (a reference mixing its batch, as batch statistics do, reaches
+    every sample)."""
+    level = _flat(g).abs().amax(-1)
+    reached = level.nonzero().squeeze(1)
+    if reached.numel() > cap:
+        reached = level.topk(cap).indices.sort().values
+    return reached
+
+
+def _picked(x: torch.Tensor, samples: torch.Tensor) -> torch.Tensor:
+    """x's samples (`_flat`) at `samples`: (len(samples), values)."""
+    flat = _flat(x)
+    return flat if samples.numel() == flat.shape[0] else flat.index_select(0, samples)
 
 
 def _reorderable(x) -> bool:
@@ -180,27 +223,32 @@ def _segment_length(n: int) -> int:
     return next((c for c in range(SEGMENT, SEGMENT // 4 - 1, -1) if n % c == 0), n)
 
 
-def _made(x: torch.Tensor, kept: torch.Tensor) -> torch.Tensor:
-    """The trial's inputs from the draw x and what its ascent kept: an order (int32) or a
-    corner (int8 signs)."""
-    return _cornered(x, kept) if kept.dtype == torch.int8 else _arranged(x, kept)
+def _made(x: torch.Tensor, kept: _Kept) -> torch.Tensor:
+    """The trial's inputs from the draw x and what its ascent kept: its driven samples in an
+    order (int32) or a corner (int8 signs), the others as drawn."""
+    picked = _picked(x, kept.samples)
+    made = (_cornered(picked, kept.values) if kept.dtype == torch.int8
+            else _arranged(picked, kept.values))
+    if picked.shape[0] == _flat(x).shape[0]:
+        return made.view(x.shape)
+    return _flat(x).index_copy(0, kept.samples, made).view(x.shape)
 
 
-def _cornered(x: torch.Tensor, signs: torch.Tensor) -> torch.Tensor:
-    """Each sample's largest value where `signs` (stretches, values) is positive, its smallest
-    where negative, its own value where zero (no gradient there)."""
-    flat = _flat(x)
+def _cornered(flat: torch.Tensor, signs: torch.Tensor) -> torch.Tensor:
+    """Each sample's (row of `flat`) largest value where `signs` (its stretches) is positive,
+    its smallest where negative, its own value where zero (no gradient there)."""
     high, low = flat.amax(-1, keepdim=True), flat.amin(-1, keepdim=True)
     signs = signs.reshape(flat.shape)
-    return torch.where(signs > 0, high, torch.where(signs < 0, low, flat)).view(x.shape)
+    return torch.where(signs > 0, high, torch.where(signs < 0, low, flat))
 
 
-def _arranged(x: torch.Tensor, order: torch.Tensor) -> torch.Tensor:
-    """x's values, each stretch's (`_segments`) sorted ascending and written to the positions
-    of the stretch `order` names in turn (order = x's own argsort gives x back)."""
-    stretches = _segments(x)
+def _arranged(flat: torch.Tensor, order: torch.Tensor) -> torch.Tensor:
+    """Each sample's (row of `flat`) values, each stretch's (`_segments`) sorted ascending and
+    written to the positions of the stretch `order` names in turn (order = the stretch's own
+    argsort gives it back)."""
+    stretches = _segments(flat)
     placed = torch.empty_like(stretches).scatter_(-1, order.long(), stretches.sort(-1).values)
-    return placed.view(x.shape)
+    return placed.view(flat.shape)
 
 
 def _following(g: torch.Tensor, x: torch.Tensor, current, mix: torch.Generator | None = None):
@@ -222,7 +270,7 @@ def _following(g: torch.Tensor, x: torch.Tensor, current, mix: torch.Generator |
         order = ranks.mul_(1 - share).add_(noise.mul_(share)).argsort(dim=-1, stable=True)
     follow = g.abs().amax(-1) > 0
     if not bool(follow.all()):  # a stretch no unit depends on keeps its order
-        kept = _segments(x).argsort(-1) if current is None else current.long()
+        kept = _segments(x).argsort(-1) if current is None else current.values.long()
         order = torch.where(follow[:, None], order, kept)
     return order
 
@@ -252,10 +300,11 @@ def _record(seen: dict, k: int, module: torch.nn.Module, _mod, args, out):
     return copy
 
 
-def _targets(seen: dict, out, seed: int) -> dict:
+def _targets(seen: dict, out, seed: int, cap: int) -> dict:
     """Per hidden layer (hook index): the samples (first-dimension indices of its output) it
     drives, the unit each of their positions drives, and which positions are driven, drawn
-    from `seed`. Samples go to the layers in turn from a secret offset; a layer whose output
+    from `seed`. Samples go to the layers in turn from a secret offset, at most `cap` in all
+    (a secret choice among them where more); a layer whose output
     is the model's own as it left the layer, or that has a single unit, drives none (its units
     are checked by every trial). A convolution drives positions a kernel's extent apart (on a
     grid at a secret offset): each then follows its own channel's filter, not a blend of the
@@ -282,6 +331,9 @@ def _targets(seen: dict, out, seed: int) -> dict:
         z = record.output.movedim(record.unit_dim % max(record.output.dim(), 1), -1)
         samples = z.shape[0] if z.dim() > 1 else 1
         rows = [r for r in range(samples) if (r + offset) % len(hidden) == j]
+        share = max(1, cap // len(hidden))
+        if len(rows) > share:
+            rows = sorted(rows[int(p)] for p in torch.randperm(len(rows), generator=gen)[:share])
         if not rows:
             continue
         positions = tuple(z.shape[1:-1])
