@@ -104,7 +104,6 @@ def measure(path: Path, task_id: str, device: torch.device) -> dict | None:
             row["sliced"] = _ms(_forward_backward(model, inputs, min(cap, batch)), device)
         except Exception:  # noqa: BLE001 - a model whose batch is fixed
             row["sliced"] = float("nan")
-        del inputs, model, probe
         return row
 
 
