@@ -317,9 +317,10 @@ def test_long_samples_are_reordered_within_stretches_and_still_driven():
 def test_a_trial_drives_at_most_its_share_of_samples_and_leaves_the_rest_as_drawn(monkeypatch):
     """Past DRIVEN_VALUES a trial drives only that many values' worth of samples, chosen
     secretly, and reorders only those (a full-size convolution's 128 samples took 105 ms to
-    make on the H200): the others are their draw exactly, the driven ones still wake dead
-    channels (all the way) or are their own draw reordered (part of the way), and made again
-    from the seed they are the same."""
+    make on the H200), its ascent running the reference on those samples alone: the others
+    are their draw exactly, the driven ones still wake dead channels (all the way) or are
+    their own draw reordered (part of the way), and made again from the seed they are the
+    same. A reference whose batch is fixed is run on the whole batch instead."""
     from server.evaluation import unit_inputs
 
     monkeypatch.setattr(unit_inputs, "DRIVEN_VALUES", 3 * 3 * 16 * 16)  # three samples' worth
@@ -327,15 +328,27 @@ def test_a_trial_drives_at_most_its_share_of_samples_and_leaves_the_rest_as_draw
     conv = _DeadChannelConv()
     dead = _dead(conv.conv.weight, conv.conv.bias)
 
+    class FixedBatch(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = conv
+
+        def forward(self, x):
+            return self.inner(x.reshape(8, 3, 16, 16))
+
     def make():
         return [torch.rand(8, 3, 16, 16)]
 
+    batches = []
+    hook = conv.conv.register_forward_hook(lambda mod, args, out: batches.append(args[0].shape[0]))
     chosen = set()
     for seed in range(6):
-        for part in (False, True):
-            maker = UnitInputs(conv, part=part)
+        for part, model in ((False, conv), (True, conv), (False, FixedBatch())):
+            maker = UnitInputs(model, part=part)
+            batches.clear()
             with torch.no_grad():
                 (x,) = maker(make, CPU, seed)
+                assert batches and set(batches) == {3 if model is conv else 8}  # its ascent's calls
                 (again,) = maker(make, CPU, seed)
                 z = torch.relu(conv.conv(x))
             (draw,) = generate(make, CPU, seed)
@@ -348,4 +361,5 @@ def test_a_trial_drives_at_most_its_share_of_samples_and_leaves_the_rest_as_draw
                 assert torch.equal(x.flatten(1).sort(-1).values, draw.flatten(1).sort(-1).values)
             else:
                 assert bool((z[moved][:, dead] > 0.02).any()), seed
+    hook.remove()
     assert len(chosen) > 3  # which samples is secret: it moves with the seed
