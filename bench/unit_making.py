@@ -93,7 +93,7 @@ def measure(path: Path, task_id: str, device: torch.device) -> dict | None:
         movable = [x for x in inputs if unit_inputs._reorderable(x)]
         per_sample = max(unit_inputs._flat(x).shape[1] for x in movable)
         batch = unit_inputs._flat(movable[0]).shape[0]
-        cap = max(1, unit_inputs.DRIVEN_VALUES // per_sample)
+        cap = max(unit_inputs.DRIVEN_MIN, unit_inputs.DRIVEN_VALUES // per_sample)
         row = {"task": task_id, "values/sample": per_sample, "batch": batch, "cap": min(cap, batch)}
         with torch.no_grad():
             row["ref"] = _ms(lambda: model(*inputs), device)
@@ -141,7 +141,8 @@ def main() -> None:
               f"{row['ref']:7.2f} {row['fwd+bwd']:8.2f} {row['sliced']:7.2f} {row['old']:7.1f} "
               f"{row['new']:7.1f}", flush=True)
     limit = pipeline.UNIT_MAX_MS
-    print(f"\n== {len(rows)} tasks with hidden units; DRIVEN_VALUES {unit_inputs.DRIVEN_VALUES}")
+    print(f"\n== {len(rows)} tasks with hidden units; DRIVEN_VALUES {unit_inputs.DRIVEN_VALUES}, "
+          f"DRIVEN_MIN {unit_inputs.DRIVEN_MIN}")
     for key in ("old", "new"):
         over = [r for r in rows if r[key] > limit]
         made = sorted(r[key] for r in rows)

@@ -315,7 +315,8 @@ def test_long_samples_are_reordered_within_stretches_and_still_driven():
 
 
 def test_a_trial_drives_at_most_its_share_of_samples_and_leaves_the_rest_as_drawn(monkeypatch):
-    """Past DRIVEN_VALUES a trial drives only that many values' worth of samples, chosen
+    """Past DRIVEN_VALUES a trial drives only that many values' worth of samples (DRIVEN_MIN at
+    least), chosen
     secretly, and reorders only those (a full-size convolution's 128 samples took 105 ms to
     make on the H200), its ascent running the reference on those samples alone: the others
     are their draw exactly, the driven ones still wake dead channels (all the way) or are
@@ -323,7 +324,8 @@ def test_a_trial_drives_at_most_its_share_of_samples_and_leaves_the_rest_as_draw
     same. A reference whose batch is fixed is run on the whole batch instead."""
     from server.evaluation import unit_inputs
 
-    monkeypatch.setattr(unit_inputs, "DRIVEN_VALUES", 3 * 3 * 16 * 16)  # three samples' worth
+    monkeypatch.setattr(unit_inputs, "DRIVEN_VALUES", 2 * 3 * 16 * 16)  # two samples' worth
+    monkeypatch.setattr(unit_inputs, "DRIVEN_MIN", 3)  # at least three
     torch.manual_seed(0)
     conv = _DeadChannelConv()
     dead = _dead(conv.conv.weight, conv.conv.bias)

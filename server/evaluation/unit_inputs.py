@@ -52,11 +52,16 @@ PART_MIN, PART_MAX = 0.4, 0.9
 FULL_LABEL = ("each sample's own largest and smallest values placed where they drive one hidden "
               "unit of the reference (chosen secretly) to its largest")
 # Values driven at most a trial (a full-size convolution's 128 samples of 4 million values took
-# 105 ms to make on the H200, over the profile's limit, so it had no unit trial): a trial drives
-# at most DRIVEN_VALUES // (values a sample) samples, chosen secretly, and only those are
-# reordered; the rest stay their draw. Each driven sample of a convolution still drives a unit
-# at thousands of positions.
-DRIVEN_VALUES = 1 << 25
+# 105 ms to make on the H200, over the profile's limit, so it had no unit trial; and a step makes
+# a trial for each unit round too): a trial drives max(DRIVEN_MIN, DRIVEN_VALUES // (values a
+# sample)) samples at most, chosen secretly, its ascent runs the reference on those alone, and
+# only those are reordered; the rest stay their draw. A driven sample of a convolution drives a
+# unit at thousands of positions, every channel many times; a Linear's drives one unit, and at
+# 8192 values a sample a trial still drives 1024 (a kernel skipping units that no driven sample
+# reaches saves about one in that many). DRIVEN_MIN: the part-of-the-way trial drives each
+# sample a secret share of the way, some barely: enough samples that some go far.
+DRIVEN_VALUES = 1 << 23
+DRIVEN_MIN = 8
 PART_LABEL = ("the task's own values reordered within each sample part of the way toward driving "
               "one hidden unit of the reference (chosen secretly) to its largest")
 
@@ -112,7 +117,7 @@ class UnitInputs:
         seen: dict[int, _Seen] = {}
         hooks = [m.register_forward_hook(functools.partial(_record, seen, k, m))
                  for k, m in enumerate(layers)]
-        cap = max(1, DRIVEN_VALUES // max(_flat(inputs[i]).shape[1] for i in movable))
+        cap = max(DRIVEN_MIN, DRIVEN_VALUES // max(_flat(inputs[i]).shape[1] for i in movable))
         try:
             with torch.enable_grad():
                 chosen = _chosen(inputs, movable, cap, seed)
