@@ -233,10 +233,11 @@ def describe_extra_inputs(task_id: str | None, source: str = "") -> str:
               "values elsewhere)" if family in SPIKED_FAMILIES else "")
     if family not in EXTRA_TRIALS:
         units = ("; and twice the task's own values placed to drive one hidden unit of the "
-                 "reference per sample (a Linear or convolution output, chosen secretly) toward "
-                 "its largest: once each sample's own extremes placed by the unit's gradient, "
-                 "once its values reordered part of the way (a secret share for each sample), "
-                 "where the reference's output is stable on them"
+                 "reference per sample (a Linear or convolution output; in every sample or, for "
+                 "large samples, in some; samples and units chosen secretly) toward its largest: "
+                 "once each driven sample's own extremes placed by the unit's gradient, once its "
+                 "values reordered part of the way (a secret share for each sample), where the "
+                 "reference's output is stable on them"
                  if re.search(r"\bnn\.(Linear|Conv[123]d|ConvTranspose[123]d)\b", source) else "")
         return ("the task's own get_inputs() (fresh random seeds per trial), and once the same "
                 f"values with random signs and {SIGNED_SCALE:g}x their size wherever the "

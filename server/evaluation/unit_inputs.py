@@ -49,8 +49,8 @@ _TARGET_SEED = 0x68E31DA4  # the secret units come from the inputs' (secret) see
 # of a row, its 32-row block computed in full if one looks driven) scored 8 of 10; in [0.4, 0.9)
 # it and pass 53's were refused 10 of 10.
 PART_MIN, PART_MAX = 0.4, 0.9
-FULL_LABEL = ("each sample's own largest and smallest values placed where they drive one hidden "
-              "unit of the reference (chosen secretly) to its largest")
+FULL_LABEL = ("each driven sample's own largest and smallest values placed where they drive one "
+              "hidden unit of the reference to its largest (samples and units chosen secretly)")
 # Values driven at most a trial (a full-size convolution's 128 samples of 4 million values took
 # 105 ms to make on the H200, over the profile's limit, so it had no unit trial; and a step makes
 # a trial for each unit round too): a trial drives max(DRIVEN_MIN, DRIVEN_VALUES // (values a
@@ -62,8 +62,9 @@ FULL_LABEL = ("each sample's own largest and smallest values placed where they d
 # sample a secret share of the way, some barely: enough samples that some go far.
 DRIVEN_VALUES = 1 << 23
 DRIVEN_MIN = 8
-PART_LABEL = ("the task's own values reordered within each sample part of the way toward driving "
-              "one hidden unit of the reference (chosen secretly) to its largest")
+PART_LABEL = ("the task's own values reordered within each driven sample part of the way toward "
+              "driving one hidden unit of the reference to its largest (samples and units chosen "
+              "secretly)")
 
 
 @dataclasses.dataclass
