@@ -172,6 +172,7 @@ def evaluate(req: EvalRequest, profile: dict, workdir: str, stop_after_correctne
     else:
         row.update(speedup=round(result.speedup, 4), runtime_ms=result.runtime_ms,
                    checks_s=round(result.defence_seconds, 3),
+                   checks_ms={k: round(v * 1e3, 1) for k, v in result.defence_breakdown.items()},
                    stages={k: round(v, 3) for k, v in result.stage_seconds.items()})
     return row
 
