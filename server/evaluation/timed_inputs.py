@@ -15,7 +15,7 @@ reference in full, and CHECKED_CALLS others, drawn uniformly from an unobservabl
 their positions, on inputs made again from their seeds or rounds (generation and perturbation
 are deterministic), so no call pays for a copy of its inputs or its output. On a task whose
 output rows depend only on the same rows of some inputs (the profile shows it:
-`separable_rows`), each call's fingerprint lies in a secret 1/ROW_SHARE of the rows (one per
+`separable_rows`), each call's fingerprint lies in a secret few of the rows (`row_count`, one per
 stretch of the batch, shifted by a secret amount for every call), and a sampled call's
 reference runs on those rows alone.
 """
@@ -65,7 +65,8 @@ CHECKED_CALLS = 5
 RESERVOIR = CHECKED_CALLS + 1
 POISONED = 1 << 16  # elements of a returned output spoiled before the next call
 # Row-separable tasks (elementwise, row-wise softmax or norms, matmul by A's rows): each call's
-# fingerprint lies in 1/ROW_SHARE of the rows, secret ones (one per stretch of the batch, shifted
+# fingerprint lies in 1/ROW_SHARE of the rows (ROW_MIN at least), secret ones (one per stretch of
+# the batch, shifted
 # by a secret amount every call), and a sampled check's reference computes only those rows. A
 # stale or made-up output is as wrong there as anywhere (the perturbed and spoiled positions are
 # spread evenly), and rows spread over the batch and moved every call meet a kernel that skips
@@ -73,8 +74,18 @@ POISONED = 1 << 16  # elements of a returned output spoiled before the next call
 # reference forwards were most of the re-checks' cost: 30-63 ms a step at KernelBench's
 # shapes). What is wrong at a few elements only still meets the last timed call's check in full.
 ROW_SHARE = 32
-ROW_MIN = 16  # rows a call's fingerprint takes at least (batches of 512 and more): fewer, and a
-# kernel skipping some rows would meet the checks' rows too seldom
+ROW_MIN = 16  # rows a call's fingerprint takes at least: fewer, and a kernel skipping some rows
+# would meet the checks' rows too seldom. Down to batches of 2 * ROW_MIN: KernelBench's level-2
+# convolutions (batches of 128, 16 rows an eighth of the reference's work) re-checked their calls
+# on whole batches, 77-246 ms a step on the H200.
+
+
+def row_count(batch: int) -> int | None:
+    """Rows a call's fingerprint takes on a row-separable task with `batch` rows: a
+    ROW_SHARE-th of them, ROW_MIN at least; None where that would be over half the batch (the
+    reference on the whole batch then costs little more)."""
+    rows = max(ROW_MIN, batch // ROW_SHARE)
+    return rows if 2 * rows <= batch else None
 # Timed rounds on the correctness stage's extra inputs (red-team pass 52): the random-sign
 # trial, an activation's [-32, 32] and zeros, Softmax's shifted rows. Made only among the
 # correctness trials, whose number of calls is fixed, they let a kernel count its calls and
@@ -374,13 +385,13 @@ class TimedOutputSampler:
 
     def _row_count(self, outs: list) -> int | None:
         """Rows per fingerprint on a row-separable task whose outputs all have the sliced inputs'
-        rows, when that is at least ROW_MIN; else None (positions anywhere)."""
+        rows (`row_count`); else None (positions anywhere)."""
         if not self.row_inputs:
             return None
         count = self.inputs[self.row_inputs[0]].shape[0]
         if any(o.dim() == 0 or o.shape[0] != count or o.numel() == 0 for o in outs):
             return None
-        return count // ROW_SHARE if count // ROW_SHARE >= ROW_MIN else None
+        return row_count(count)
 
     def _inputs_of(self, used) -> list:
         """The inputs of round `used` made again (or the copy made for it). Perturbing, they are
@@ -485,14 +496,14 @@ def _row_layout(shape, rows: torch.Tensor, count: int, gen: torch.Generator, dev
 
 
 def separable_rows(model, inputs: list, atol: float, rtol: float, gen: torch.Generator | None = None,
-                   min_batch: int = ROW_SHARE * ROW_MIN) -> list | None:
+                   min_batch: int = 2 * ROW_MIN) -> list | None:
     """Which inputs a sampled check may slice by row (dim 0): the first tensor input alone, else
     every tensor input with its rows, when the reference's outputs all have those rows and, for
     three sets of rows drawn at random, computing on the sliced inputs gives those rows of the
     output within a tenth of the strictest tolerance (trusted code only, once per task: the
     profile). None where neither holds (reductions over the batch, batch statistics, a global
-    norm), where the batch is too small for the sampler to slice (ROW_MIN rows a call), or
-    where anything fails."""
+    norm), where the batch is too small for the sampler to slice (`row_count`), or where
+    anything fails."""
     try:
         tensors = [i for i, x in enumerate(inputs) if torch.is_tensor(x) and x.dim() >= 1]
         if not tensors or inputs[tensors[0]].shape[0] < min_batch:
@@ -516,7 +527,7 @@ def _rows_agree(model, inputs: list, full: list, sliced: list, atol: float, rtol
                 gen: torch.Generator) -> bool:
     for _ in range(3):
         count = full[0].shape[0]
-        rows = _random_rows(count, max(1, count // ROW_SHARE), gen, full[0].device)
+        rows = _random_rows(count, row_count(count) or max(1, count // 2), gen, full[0].device)
         part = [x.index_select(0, rows.to(x.device)) if i in sliced else x
                 for i, x in enumerate(inputs)]
         try:
