@@ -176,7 +176,11 @@ def test_work_queued_after_the_end_event_is_counted(stream):
     margin, the tail limit, is charged)."""
     hooks = timing.Hooks(around=lambda: SlowExit(20e-6, on_exit=lambda: stream.launch(KERNEL_S)))
     t = time_it(lambda: None, hooks)
-    assert t.median_ms > KERNEL_S * 1e3 - t.tail_limit_ms - 0.05 and t.tail_counted == t.trials, t
+    # (The simulated device runs on the host's clock: a host descheduled for a millisecond
+    # right after the launch finds the work done when it marks `issued`, and that trial shows
+    # no tail; on a loaded CI host 19 of 20 trials were charged.)
+    assert t.median_ms > KERNEL_S * 1e3 - t.tail_limit_ms - 0.05, t
+    assert t.tail_counted >= t.trials * 3 // 4, t
 
 
 def test_a_slow_wake_up_is_charged_only_its_excess(stream, monkeypatch):
