@@ -365,38 +365,3 @@ def test_a_trial_drives_at_most_its_share_of_samples_and_leaves_the_rest_as_draw
                 assert bool((z[moved][:, dead] > 0.02).any()), seed
     hook.remove()
     assert len(chosen) > 3  # which samples is secret: it moves with the seed
-
-
-def test_later_seeds_all_the_way_take_the_first_corner_from_the_host():
-    """All the way, a later seed (a timed round) gets no ascent of its own: its own draw's
-    extremes at the first corner's signs, which stay in host memory (a kernel writing over the
-    copy a round uses changes no later round); each driven row's column still reaches the
-    largest its draw's range gives it. Part of the way, every seed ascends."""
-    reference, model = task(GEMM_RELU)
-    w = model.gemm.weight.detach()
-    forwards = []
-    hook = model.gemm.register_forward_hook(lambda *args: forwards.append(1))
-    maker = UnitInputs(model)
-    with torch.no_grad():
-        (first,) = maker(reference.get_inputs, CPU, 3)
-        ascents = len(forwards)
-        (later,) = maker(reference.get_inputs, CPU, 9)
-        assert len(forwards) == ascents  # no second ascent
-        maker.orders[9][0].values.zero_()  # as a kernel could, on the device
-        maker.orders[3][0].values.zero_()
-        (again,) = maker(reference.get_inputs, CPU, 9)
-        (third,) = maker(reference.get_inputs, CPU, 10)
-        part = UnitInputs(model, part=True)
-        part(reference.get_inputs, CPU, 3)
-        before = len(forwards)
-        part(reference.get_inputs, CPU, 9)
-        assert len(forwards) > before  # part of the way: an ascent per seed
-    hook.remove()
-    (draw,) = generate(reference.get_inputs, CPU, 9)
-    high, low = draw.amax(1, keepdim=True), draw.amin(1, keepdim=True)
-    assert bool(((later == high) | (later == low)).all()) and not torch.equal(later, first)
-    assert torch.equal(later == high, first == first.amax(1, keepdim=True))  # the same corner
-    assert not torch.equal(again, later)  # its own copy was changed: refused as a remake
-    assert torch.equal(third == third.amax(1, keepdim=True), later == high)  # the host's intact
-    best = high * w.clamp(min=0).sum(1) + low * w.clamp(max=0).sum(1)
-    assert bool(torch.isclose(later @ w.T, best, rtol=1e-5, atol=1e-4).any(1).all())

@@ -92,36 +92,21 @@ class UnitInputs:
     need not repeat bit for bit. A kernel writing over what is kept gains nothing: the inputs
     made again then differ from those it was given, which the comparison refuses. `part`: the
     second trial's maker (each sample driven part of the way). `found`: whether the last
-    ascent had hidden units to drive.
-
-    All the way, only the first seed's ascent runs: a later seed (a timed round's) puts its
-    own draw's extremes at the first corner's signs, kept in host memory, where no kernel can
-    change what later rounds are given (most of a making saved: up to 36 ms a round at
-    KernelBench's level-2 shapes on the H200). Such rows are told apart by their two values
-    whatever units they drive, so driving the same units again shows a kernel nothing it could
-    not see; part of the way, where the order must stay unpredictable, every seed ascends."""
+    ascent had hidden units to drive."""
 
     def __init__(self, model: torch.nn.Module, restore: Callable[[], None] = lambda: None,
                  part: bool = False):
         self.model, self.restore, self.part = model, restore, part
         self.label = PART_LABEL if part else FULL_LABEL
-        self.orders: dict[int, dict[int, _Kept]] = {}
-        self.corner: dict[int, _Kept] | None = None  # the first ascent's, on the host
+        self.orders: dict[int, dict[int, torch.Tensor]] = {}
         self.found = False
 
     def __call__(self, get_inputs, device: torch.device, seed: int, into: list | None = None) -> list:
         inputs = generate(get_inputs, device, seed)
         orders = self.orders.get(seed)
-        if orders is None and self.corner is not None:
-            orders = self.orders[seed] = {  # copies, also on the host (the cpu evaluator)
-                i: _Kept(k.samples.to(device, copy=True), k.values.to(device, copy=True))
-                for i, k in self.corner.items()}
         if orders is None:
             self.restore()
             orders = self.orders[seed] = self._ascend(inputs, seed)
-            if not self.part:
-                self.corner = {i: _Kept(k.samples.to("cpu", copy=True), k.values.to("cpu", copy=True))
-                               for i, k in orders.items()}
         return [_made(x, orders[i]) if i in orders else x for i, x in enumerate(inputs)]
 
     def _ascend(self, inputs: list, seed: int) -> dict[int, _Kept]:
