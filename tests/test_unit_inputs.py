@@ -356,12 +356,52 @@ def test_a_trial_drives_at_most_its_share_of_samples_and_leaves_the_rest_as_draw
             (draw,) = generate(make, CPU, seed)
             assert maker.found and torch.equal(x, again)
             moved = (x != draw).flatten(1).any(1)
-            assert 1 <= int(moved.sum()) <= 3
             assert torch.equal(x[~moved], draw[~moved])
-            chosen.add(tuple(moved.nonzero().flatten().tolist()))
+            if model is conv:  # the slice's samples, every one of them, back where they were
+                secret = unit_inputs._chosen([draw], [0], 3, seed).tolist()
+                assert moved.nonzero().flatten().tolist() == secret
+                chosen.add(tuple(secret))
+            else:
+                assert 1 <= int(moved.sum()) <= 3
             if part:
                 assert torch.equal(x.flatten(1).sort(-1).values, draw.flatten(1).sort(-1).values)
             else:
                 assert bool((z[moved][:, dead] > 0.02).any()), seed
     hook.remove()
-    assert len(chosen) > 3  # which samples is secret: it moves with the seed
+    assert len(chosen) > 3 and max(max(c) for c in chosen) >= 3  # it moves with the seed
+
+
+def test_a_slice_drives_every_sample_it_holds_and_integers_along_the_batch_keep_it_whole(monkeypatch):
+    """Sliced, every sample of the slice is driven, however many hidden layers share them out
+    (DRIVEN_MIN is a floor); a reference taking an integer input as long as the batch (it may
+    index the batch: out of range on a slice, a device-side assert on a GPU) is not sliced."""
+    from server.evaluation import unit_inputs
+
+    monkeypatch.setattr(unit_inputs, "DRIVEN_VALUES", 0)
+    monkeypatch.setattr(unit_inputs, "DRIVEN_MIN", 8)
+    torch.manual_seed(0)
+    chain = torch.nn.Sequential(*[torch.nn.Linear(16, 16) for _ in range(3)], torch.nn.Linear(16, 4))
+
+    def make():
+        return [torch.rand(32, 16)]
+
+    for seed in range(4):
+        with torch.no_grad():
+            (x,) = UnitInputs(chain)(make, CPU, seed)
+        (draw,) = generate(make, CPU, seed)
+        assert int((x != draw).any(1).sum()) == 8  # three hidden layers, eight samples
+
+    class Indexed(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.chain = chain
+
+        def forward(self, x, order):  # (wraps around: a slice would pass here, and be wrong)
+            return self.chain(x[order.remainder(x.shape[0])])
+
+    batches = []
+    hook = chain[0].register_forward_hook(lambda mod, args, out: batches.append(args[0].shape[0]))
+    with torch.no_grad():
+        UnitInputs(Indexed())(lambda: [torch.rand(32, 16), torch.randperm(32)], CPU, 1)
+    hook.remove()
+    assert batches and set(batches) == {32}

@@ -65,14 +65,14 @@ CHECKED_CALLS = 5
 RESERVOIR = CHECKED_CALLS + 1
 POISONED = 1 << 16  # elements of a returned output spoiled before the next call
 # Row-separable tasks (elementwise, row-wise softmax or norms, matmul by A's rows): each call's
-# fingerprint lies in 1/ROW_SHARE of the rows (ROW_MIN at least), secret ones (one per stretch of
-# the batch, shifted
-# by a secret amount every call), and a sampled check's reference computes only those rows. A
-# stale or made-up output is as wrong there as anywhere (the perturbed and spoiled positions are
-# spread evenly), and rows spread over the batch and moved every call meet a kernel that skips
-# some rows as often as its skipping pays, for 1/ROW_SHARE of the reference's work (5 full-size
-# reference forwards were most of the re-checks' cost: 30-63 ms a step at KernelBench's
-# shapes). What is wrong at a few elements only still meets the last timed call's check in full.
+# fingerprint lies in 1/ROW_SHARE of the rows (ROW_MIN at least: `row_count`), secret ones (one
+# per stretch of the batch, shifted by a secret amount every call), and a sampled check's
+# reference computes only those rows. A stale or made-up output is as wrong there as anywhere
+# (the perturbed and spoiled positions are spread evenly), and rows spread over the batch and
+# moved every call meet a kernel that skips some rows as often as its skipping pays, for that
+# share of the reference's work (5 full-size reference forwards were most of the re-checks'
+# cost: 30-63 ms a step at KernelBench's level-1 shapes). What is wrong at a few elements only
+# still meets the last timed call's check in full.
 ROW_SHARE = 32
 ROW_MIN = 16  # rows a call's fingerprint takes at least: fewer, and a kernel skipping some rows
 # would meet the checks' rows too seldom. Down to batches of 2 * ROW_MIN: KernelBench's level-2
@@ -86,6 +86,8 @@ def row_count(batch: int) -> int | None:
     reference on the whole batch then costs little more)."""
     rows = max(ROW_MIN, batch // ROW_SHARE)
     return rows if 2 * rows <= batch else None
+
+
 # Timed rounds on the correctness stage's extra inputs (red-team pass 52): the random-sign
 # trial, an activation's [-32, 32] and zeros, Softmax's shifted rows. Made only among the
 # correctness trials, whose number of calls is fixed, they let a kernel count its calls and

@@ -3,9 +3,9 @@
 Red-team pass 53: a GEMM+ReLU kernel skipped the output columns that random [0, 1) inputs never
 make positive (mean + 5 sd < 0), although inputs in [0, 1) that do exist (x_k near 1 where the
 column's weight is positive, near 0 elsewhere): wrong on legitimate inputs with 17 % of the GEMM
-saved, and no random draw ever comes near those inputs. Here each sample of the inputs is a
-genuine draw of the task's generator whose values are reordered to follow the gradient of one
-hidden unit of the reference (an output of a Linear or convolution layer that is not the
+saved, and no random draw ever comes near those inputs. Here each driven sample of the inputs
+(every sample; of large inputs a secret few, DRIVEN_VALUES) is a genuine draw of the task's
+generator whose values are reordered to follow the gradient of one hidden unit of the reference (an output of a Linear or convolution layer that is not the
 model's output as it stands), a unit chosen secretly for each sample. For a unit computed from
 the inputs by one layer, ordering the values by the gradient gives the largest value the unit
 takes over every order of the draw (the rearrangement inequality); behind other layers the
@@ -69,6 +69,10 @@ PART_LABEL = ("the task's own values reordered within each driven sample part of
               "secretly)")
 
 
+class _Unsliced(Exception):
+    """The reference failed on a slice of its batch (its batch is fixed)."""
+
+
 @dataclasses.dataclass
 class _Kept:
     """What an ascent found for one input: which samples it moves (first-dimension indices,
@@ -98,7 +102,7 @@ class UnitInputs:
                  part: bool = False):
         self.model, self.restore, self.part = model, restore, part
         self.label = PART_LABEL if part else FULL_LABEL
-        self.orders: dict[int, dict[int, torch.Tensor]] = {}
+        self.orders: dict[int, dict[int, _Kept]] = {}
         self.found = False
 
     def __call__(self, get_inputs, device: torch.device, seed: int, into: list | None = None) -> list:
@@ -124,20 +128,23 @@ class UnitInputs:
         try:
             with torch.enable_grad():
                 chosen = _chosen(inputs, movable, cap, seed)
-                if chosen is not None:
+                if chosen is not None:  # every sample of the slice driven
                     try:
                         kept = self._reorder([_batch_of(x, chosen, inputs[movable[0]].shape[0])
-                                              for x in inputs], movable, seen, seed, cap)
+                                              for x in inputs], movable, seen, seed, None)
                         return {i: _Kept(chosen[k.samples], k.values) for i, k in kept.items()}
-                    except Exception:  # noqa: BLE001 - a reference whose batch is fixed
+                    except _Unsliced:  # a reference whose batch is fixed: the whole batch
                         self.found = False
                         seen.clear()
-                return self._reorder(inputs, movable, seen, seed, cap)
+                return self._reorder(inputs, movable, seen, seed, cap, whole=True)
         finally:
             for hook in hooks:
                 hook.remove()
 
-    def _reorder(self, inputs: list, movable: list, seen: dict, seed: int, cap: int) -> dict:
+    def _reorder(self, inputs: list, movable: list, seen: dict, seed: int, cap: int | None,
+                 whole: bool = False) -> dict:
+        """The ascent on `inputs` (`whole`: the task's; else a slice of its batch, on which a
+        failing reference raises _Unsliced), driving at most `cap` samples (None: all)."""
         current: dict = {i: None for i in movable}  # None: the draw's own order
         moved: dict = {}  # per input: the samples the first gradient reached (at most cap)
         grads: dict = {}
@@ -147,7 +154,12 @@ class UnitInputs:
                           else _made(inputs[i], current[i])).requires_grad_(True)
                       for i in movable}
             seen.clear()
-            out = self.model(*[leaves.get(i, x) for i, x in enumerate(inputs)])
+            try:
+                out = self.model(*[leaves.get(i, x) for i, x in enumerate(inputs)])
+            except Exception as exc:  # noqa: BLE001 - told from the evaluator's own failures
+                if whole:
+                    raise
+                raise _Unsliced from exc
             if targets is None:
                 targets = _targets(seen, out, seed, cap)
                 if not targets:
@@ -164,7 +176,7 @@ class UnitInputs:
             seen.clear()
             for i, g in zip(movable, found):
                 if g is not None and i not in moved:
-                    moved[i] = _reached(g, cap)
+                    moved[i] = _reached(g, cap or g.shape[0])
             grads = {i: _segments(_flat(g).index_select(0, moved[i]))
                      for i, g in zip(movable, found) if g is not None and moved[i].numel()}
             del found
@@ -194,11 +206,13 @@ def _chosen(inputs: list, movable: list, cap: int, seed: int) -> torch.Tensor | 
     where a trial drives fewer than the batch holds (`cap`): a secret choice of `cap`, so the
     forward and backward cost the share driven (a full-size Conv3d's backward was 45 of a 54 ms
     making on the H200). None where the movable inputs do not share a batch (a first dimension
-    of the same size, and a second)."""
+    of the same size, and a second), or an integer input has one as long."""
     sizes = {inputs[i].shape[0] if inputs[i].dim() >= 2 else -1 for i in movable}
     batch = sizes.pop() if len(sizes) == 1 else -1
-    if batch <= cap:
-        return None
+    if batch <= cap or any(torch.is_tensor(x) and x.dim() >= 1 and x.shape[0] == batch
+                           and not x.is_floating_point() for x in inputs):
+        return None  # (integers along the batch may index it: out of range on a slice, which
+        # on a GPU is a device-side assert no fallback survives)
     gen = torch.Generator().manual_seed((seed ^ _TARGET_SEED ^ 0xBA7C) % (1 << 62))
     return torch.randperm(batch, generator=gen)[:cap].sort().values.to(inputs[movable[0]].device)
 
@@ -339,11 +353,11 @@ def _record(seen: dict, k: int, module: torch.nn.Module, _mod, args, out):
     return copy
 
 
-def _targets(seen: dict, out, seed: int, cap: int) -> dict:
+def _targets(seen: dict, out, seed: int, cap: int | None) -> dict:
     """Per hidden layer (hook index): the samples (first-dimension indices of its output) it
     drives, the unit each of their positions drives, and which positions are driven, drawn
-    from `seed`. Samples go to the layers in turn from a secret offset, at most `cap` in all
-    (a secret choice among them where more); a layer whose output
+    from `seed`. Samples go to the layers in turn from a secret offset; where a layer has more
+    than `cap` (None: no limit), a secret `cap` of them are dealt out so; a layer whose output
     is the model's own as it left the layer, or that has a single unit, drives none (its units
     are checked by every trial). A convolution drives positions a kernel's extent apart (on a
     grid at a secret offset): each then follows its own channel's filter, not a blend of the
@@ -369,10 +383,10 @@ def _targets(seen: dict, out, seed: int, cap: int) -> dict:
         record = seen[k]
         z = record.output.movedim(record.unit_dim % max(record.output.dim(), 1), -1)
         samples = z.shape[0] if z.dim() > 1 else 1
-        rows = [r for r in range(samples) if (r + offset) % len(hidden) == j]
-        share = max(1, cap // len(hidden))
-        if len(rows) > share:
-            rows = sorted(rows[int(p)] for p in torch.randperm(len(rows), generator=gen)[:share])
+        pool = range(samples)
+        if cap is not None and samples > cap:
+            pool = sorted(int(r) for r in torch.randperm(samples, generator=gen)[:cap])
+        rows = [r for n, r in enumerate(pool) if (n + offset) % len(hidden) == j]
         if not rows:
             continue
         positions = tuple(z.shape[1:-1])
