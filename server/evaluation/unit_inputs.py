@@ -5,8 +5,9 @@ make positive (mean + 5 sd < 0), although inputs in [0, 1) that do exist (x_k ne
 column's weight is positive, near 0 elsewhere): wrong on legitimate inputs with 17 % of the GEMM
 saved, and no random draw ever comes near those inputs. Here each driven sample of the inputs
 (every sample; of large inputs a secret few, DRIVEN_VALUES) is a genuine draw of the task's
-generator whose values are reordered to follow the gradient of one hidden unit of the reference (an output of a Linear or convolution layer that is not the
-model's output as it stands), a unit chosen secretly for each sample. For a unit computed from
+generator whose values are reordered to follow the gradient of one hidden unit of the
+reference (an output of a Linear or convolution layer that is not the model's output as it
+stands), a unit chosen secretly for each sample. For a unit computed from
 the inputs by one layer, ordering the values by the gradient gives the largest value the unit
 takes over every order of the draw (the rearrangement inequality); behind other layers the
 reordering is repeated once (an ascent).
