@@ -44,9 +44,9 @@ def main() -> None:
                 (x,) = unit_inputs.UnitInputs(conv, part=True)(make, torch.device("cpu"), seed)
                 z = torch.relu(conv.conv(x))
             woken.append(int((z[:, dead] > 0.02).flatten(1).any(1).sum()))
-        print(f"{driven:2d} of 16 samples driven: a dead channel fired in "
-              f"{sum(w > 0 for w in woken)} of {args.trials} trials, in {sum(woken) / len(woken):.2f} "
-              "samples a trial")
+        fired = sum(w > 0 for w in woken)
+        print(f"{driven:2d} of 16 samples driven: a dead channel fired in {fired} of "
+              f"{args.trials} trials, in {sum(woken) / len(woken):.2f} samples a trial")
 
 
 if __name__ == "__main__":

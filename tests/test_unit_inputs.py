@@ -371,7 +371,7 @@ def test_a_trial_drives_at_most_its_share_of_samples_and_leaves_the_rest_as_draw
     assert len(chosen) > 3 and max(max(c) for c in chosen) >= 3  # it moves with the seed
 
 
-def test_a_slice_drives_every_sample_it_holds_and_integers_along_the_batch_keep_it_whole(monkeypatch):
+def test_a_slice_drives_all_it_holds_and_integers_along_the_batch_keep_it_whole(monkeypatch):
     """Sliced, every sample of the slice is driven, however many hidden layers share them out
     (DRIVEN_MIN is a floor); a reference taking an integer input as long as the batch (it may
     index the batch: out of range on a slice, a device-side assert on a GPU) is not sliced."""
@@ -380,7 +380,8 @@ def test_a_slice_drives_every_sample_it_holds_and_integers_along_the_batch_keep_
     monkeypatch.setattr(unit_inputs, "DRIVEN_VALUES", 0)
     monkeypatch.setattr(unit_inputs, "DRIVEN_MIN", 8)
     torch.manual_seed(0)
-    chain = torch.nn.Sequential(*[torch.nn.Linear(16, 16) for _ in range(3)], torch.nn.Linear(16, 4))
+    chain = torch.nn.Sequential(*[torch.nn.Linear(16, 16) for _ in range(3)],
+                                torch.nn.Linear(16, 4))
 
     def make():
         return [torch.rand(32, 16)]
