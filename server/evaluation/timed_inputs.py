@@ -15,7 +15,7 @@ reference in full, and CHECKED_CALLS others, drawn uniformly from an unobservabl
 their positions, on inputs made again from their seeds or rounds (generation and perturbation
 are deterministic), so no call pays for a copy of its inputs or its output. On a task whose
 output rows depend only on the same rows of some inputs (the profile shows it:
-`separable_rows`), each call's fingerprint lies in a secret few of the rows (`row_count`, one per
+`separable_rows`), each call's fingerprint lies in a secret 1/ROW_SHARE of the rows (one per
 stretch of the batch, shifted by a secret amount for every call), and a sampled call's
 reference runs on those rows alone.
 """
@@ -65,8 +65,8 @@ CHECKED_CALLS = 5
 RESERVOIR = CHECKED_CALLS + 1
 POISONED = 1 << 16  # elements of a returned output spoiled before the next call
 # Row-separable tasks (elementwise, row-wise softmax or norms, matmul by A's rows): each call's
-# fingerprint lies in 1/ROW_SHARE of the rows (ROW_MIN at least: `row_count`), secret ones (one
-# per stretch of the batch, shifted by a secret amount every call), and a sampled check's
+# fingerprint lies in 1/ROW_SHARE of the rows (`row_count`), secret ones (one per stretch of
+# the batch, shifted by a secret amount every call), and a sampled check's
 # reference computes only those rows. A stale or made-up output is as wrong there as anywhere
 # (the perturbed and spoiled positions are spread evenly), and rows spread over the batch and
 # moved every call meet a kernel that skips some rows as often as its skipping pays, for that
@@ -74,18 +74,19 @@ POISONED = 1 << 16  # elements of a returned output spoiled before the next call
 # cost: 30-63 ms a step at KernelBench's level-1 shapes). What is wrong at a few elements only
 # still meets the last timed call's check in full.
 ROW_SHARE = 32
-ROW_MIN = 16  # rows a call's fingerprint takes at least: fewer, and a kernel skipping some rows
-# would meet the checks' rows too seldom. Down to batches of 2 * ROW_MIN: KernelBench's level-2
-# convolutions (batches of 128, 16 rows an eighth of the reference's work) re-checked their calls
-# on whole batches, 77-246 ms a step on the H200.
+ROW_MIN = 16  # rows a call's fingerprint takes at least (batches of 512 and more): fewer, and a
+# kernel skipping some rows would meet the checks' rows too seldom. Not for smaller batches
+# (tried in session 28: 16 rows of any batch of 32 or more, which cut a level-2 convolution's
+# re-checks by up to 5x on the H200): an extra round's errors can lie in a few rows only (a unit
+# trial's woken column in its driven samples), which 16 rows of 128 meet an eighth as often as
+# the whole batch does. Slicing the plain rounds alone there is left to do.
 
 
 def row_count(batch: int) -> int | None:
     """Rows a call's fingerprint takes on a row-separable task with `batch` rows: a
-    ROW_SHARE-th of them, ROW_MIN at least; None where that would be over half the batch (the
-    reference on the whole batch then costs little more)."""
-    rows = max(ROW_MIN, batch // ROW_SHARE)
-    return rows if 2 * rows <= batch else None
+    ROW_SHARE-th of them where that is ROW_MIN at least, else None."""
+    rows = batch // ROW_SHARE
+    return rows if rows >= ROW_MIN else None
 
 
 # Timed rounds on the correctness stage's extra inputs (red-team pass 52): the random-sign
@@ -498,7 +499,7 @@ def _row_layout(shape, rows: torch.Tensor, count: int, gen: torch.Generator, dev
 
 
 def separable_rows(model, inputs: list, atol: float, rtol: float, gen: torch.Generator | None = None,
-                   min_batch: int = 2 * ROW_MIN) -> list | None:
+                   min_batch: int = ROW_SHARE * ROW_MIN) -> list | None:
     """Which inputs a sampled check may slice by row (dim 0): the first tensor input alone, else
     every tensor input with its rows, when the reference's outputs all have those rows and, for
     three sets of rows drawn at random, computing on the sliced inputs gives those rows of the
@@ -529,7 +530,7 @@ def _rows_agree(model, inputs: list, full: list, sliced: list, atol: float, rtol
                 gen: torch.Generator) -> bool:
     for _ in range(3):
         count = full[0].shape[0]
-        rows = _random_rows(count, row_count(count) or max(1, count // 2), gen, full[0].device)
+        rows = _random_rows(count, max(1, count // ROW_SHARE), gen, full[0].device)
         part = [x.index_select(0, rows.to(x.device)) if i in sliced else x
                 for i, x in enumerate(inputs)]
         try:

@@ -1,5 +1,6 @@
 # task: level2/76_Gemm_Add_ReLU
 # expect: output_mismatch
+# tries: 3
 # why: red-team pass 54 (scored 10 of 10 against the single, all-the-way unit trial; refused by
 #      the second, part-of-the-way one: unit_inputs.py). The dead-column GEMM+ReLU of
 #      gemm_relu_guarded_dead_cols_wrong_in_range, with a cheap detector of the unit trial's
@@ -11,7 +12,9 @@
 #      compute every column. Cost: 88 gathers + a range scan per row, against 22 x 256 MACs
 #      skipped (17 % of the GEMM) on every random call. Still wrong in range: x_k = 0.99 where
 #      w_jk > 0 except at those four positions (0 there and elsewhere) makes column j positive;
-#      the kernel writes 0.
+#      the kernel writes 0. (`tries`: the part-of-the-way trial drives each row a secret share
+#      of the way, and in ~5 % of evaluations no dead column fires on it: 2 of 40 at 159ea22,
+#      4 of 48 in session 28, on the cpu evaluator; three in a row, ~1e-4.)
 import torch
 import torch.nn as nn
 import triton
