@@ -65,14 +65,13 @@ CHECKED_CALLS = 5
 RESERVOIR = CHECKED_CALLS + 1
 POISONED = 1 << 16  # elements of a returned output spoiled before the next call
 # Row-separable tasks (elementwise, row-wise softmax or norms, matmul by A's rows): each call's
-# fingerprint lies in 1/ROW_SHARE of the rows (`row_count`), secret ones (one per stretch of
-# the batch, shifted by a secret amount every call), and a sampled check's
-# reference computes only those rows. A stale or made-up output is as wrong there as anywhere
-# (the perturbed and spoiled positions are spread evenly), and rows spread over the batch and
-# moved every call meet a kernel that skips some rows as often as its skipping pays, for that
-# share of the reference's work (5 full-size reference forwards were most of the re-checks'
-# cost: 30-63 ms a step at KernelBench's level-1 shapes). What is wrong at a few elements only
-# still meets the last timed call's check in full.
+# fingerprint lies in 1/ROW_SHARE of the rows, secret ones (one per stretch of the batch, shifted
+# by a secret amount every call), and a sampled check's reference computes only those rows. A
+# stale or made-up output is as wrong there as anywhere (the perturbed and spoiled positions are
+# spread evenly), and rows spread over the batch and moved every call meet a kernel that skips
+# some rows as often as its skipping pays, for 1/ROW_SHARE of the reference's work (5 full-size
+# reference forwards were most of the re-checks' cost: 30-63 ms a step at KernelBench's
+# shapes). What is wrong at a few elements only still meets the last timed call's check in full.
 ROW_SHARE = 32
 ROW_MIN = 16  # rows a call's fingerprint takes at least (batches of 512 and more): fewer, and a
 # kernel skipping some rows would meet the checks' rows too seldom. Not for smaller batches
@@ -80,15 +79,6 @@ ROW_MIN = 16  # rows a call's fingerprint takes at least (batches of 512 and mor
 # re-checks by up to 5x on the H200): an extra round's errors can lie in a few rows only (a unit
 # trial's woken column in its driven samples), which 16 rows of 128 meet an eighth as often as
 # the whole batch does. Slicing the plain rounds alone there is left to do.
-
-
-def row_count(batch: int) -> int | None:
-    """Rows a call's fingerprint takes on a row-separable task with `batch` rows: a
-    ROW_SHARE-th of them where that is ROW_MIN at least, else None."""
-    rows = batch // ROW_SHARE
-    return rows if rows >= ROW_MIN else None
-
-
 # Timed rounds on the correctness stage's extra inputs (red-team pass 52): the random-sign
 # trial, an activation's [-32, 32] and zeros, Softmax's shifted rows. Made only among the
 # correctness trials, whose number of calls is fixed, they let a kernel count its calls and
@@ -388,13 +378,13 @@ class TimedOutputSampler:
 
     def _row_count(self, outs: list) -> int | None:
         """Rows per fingerprint on a row-separable task whose outputs all have the sliced inputs'
-        rows (`row_count`); else None (positions anywhere)."""
+        rows, when that is at least ROW_MIN; else None (positions anywhere)."""
         if not self.row_inputs:
             return None
         count = self.inputs[self.row_inputs[0]].shape[0]
         if any(o.dim() == 0 or o.shape[0] != count or o.numel() == 0 for o in outs):
             return None
-        return row_count(count)
+        return count // ROW_SHARE if count // ROW_SHARE >= ROW_MIN else None
 
     def _inputs_of(self, used) -> list:
         """The inputs of round `used` made again (or the copy made for it). Perturbing, they are
@@ -505,8 +495,8 @@ def separable_rows(model, inputs: list, atol: float, rtol: float, gen: torch.Gen
     three sets of rows drawn at random, computing on the sliced inputs gives those rows of the
     output within a tenth of the strictest tolerance (trusted code only, once per task: the
     profile). None where neither holds (reductions over the batch, batch statistics, a global
-    norm), where the batch is too small for the sampler to slice (`row_count`), or where
-    anything fails."""
+    norm), where the batch is too small for the sampler to slice (ROW_MIN rows a call), or
+    where anything fails."""
     try:
         tensors = [i for i, x in enumerate(inputs) if torch.is_tensor(x) and x.dim() >= 1]
         if not tensors or inputs[tensors[0]].shape[0] < min_batch:
