@@ -681,3 +681,58 @@ def test_an_extra_rounds_recheck_keeps_the_calls_other_arguments():
     for r in sampler.extra_rounds:
         x, k = sampler._inputs_of(r)
         assert torch.equal(x, seen[r][0]) and k == seen[r][1], r
+
+
+@pytest.mark.parametrize("batch, rows", [(128, 16), (32, 16), (31, None), (1024, 32)])
+def test_batches_from_twice_row_min_take_row_min_rows_at_least(batch, rows):
+    """A level-2 convolution's batch of 128 is sliced too (16 rows, one per stretch of 8): a
+    kernel skipping any 2 * 8 rows in a row (which hold a whole stretch, however the rows are
+    shifted) meets every sampled check."""
+    sampler = TimedOutputSampler(lambda: [torch.rand(batch, 4)], [], CPU, seed=1, row_inputs=[0])
+    stretch = batch // (rows or batch)
+
+    def skipping(x):
+        out = x * 2
+        out[5:5 + 2 * stretch] = 0
+        return out
+
+    run_calls(sampler, skipping, 10)
+    assert sampler.row_count == rows
+    if rows is not None:
+        assert [len(sampler.rows(p.shift)) for p in sampler.fingerprints] == [rows] * len(sampler.fingerprints)
+    for label, used, fingerprint, positions, _ in position_checks(sampler):
+        assert not torch.equal(fingerprint[0], torch.take(used[0] * 2, positions[0])), label
+
+
+def _one_row_changed(get_inputs, device, seed, into=None):
+    """A unit trial's kind of round: only a few samples differ from a plain draw."""
+    inputs = generate(get_inputs, device, seed)
+    inputs[0][37] += 100
+    return inputs
+
+
+_one_row_changed.few_samples = True
+
+
+def test_extra_rounds_whose_errors_lie_in_few_samples_are_fingerprinted_anywhere():
+    """A kernel wrong only in the driven samples of a unit round (here: one row of 128) would
+    meet 16 sampled rows one round in eight; the round's fingerprint lies anywhere in its output
+    and its re-check runs the reference on the whole batch. Other extra rounds keep their rows."""
+    extras = [("one row changed", _one_row_changed, False), EXTRAS[1]]
+    for seed in range(4):
+        sampler = TimedOutputSampler(lambda: [torch.rand(128, 512)], [], CPU, seed=seed,
+                                     row_inputs=[0], extras=extras)
+        sampler.final = 24
+
+        def wrong_where_woken(x):
+            return torch.where(x > 50, 0, x * 2)
+
+        run_calls(sampler, wrong_where_woken, 24)
+        woken = [r for r, k in sampler.extra_rounds.items() if k == 0]
+        assert woken
+        for p in sampler.fingerprints:
+            assert (p.shift is None) is (p.extra and "one row changed" in p.label), p.label
+        for c in sampler.checks():
+            if c.positions is not None and "one row changed" in c.label:
+                assert c.inputs[0].shape == (128, 512)
+                assert not torch.equal(c.output[0], torch.take(c.inputs[0] * 2, c.positions[0]))

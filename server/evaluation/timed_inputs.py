@@ -73,12 +73,14 @@ POISONED = 1 << 16  # elements of a returned output spoiled before the next call
 # reference forwards were most of the re-checks' cost: 30-63 ms a step at KernelBench's
 # shapes). What is wrong at a few elements only still meets the last timed call's check in full.
 ROW_SHARE = 32
-ROW_MIN = 16  # rows a call's fingerprint takes at least (batches of 512 and more): fewer, and a
-# kernel skipping some rows would meet the checks' rows too seldom. Not for smaller batches
-# (tried in session 28: 16 rows of any batch of 32 or more, which cut a level-2 convolution's
-# re-checks by up to 5x on the H200): an extra round's errors can lie in a few rows only (a unit
-# trial's woken column in its driven samples), which 16 rows of 128 meet an eighth as often as
-# the whole batch does. Slicing the plain rounds alone there is left to do.
+ROW_MIN = 16  # rows a call's fingerprint takes at least; batches under 2 * ROW_MIN are not
+# sliced. Between that and ROW_MIN * ROW_SHARE a fingerprint takes ROW_MIN rows (a level-2
+# convolution's batch of 128: an eighth of the reference's work, ~5x cheaper re-checks on the
+# H200 in session 28). Rows meet errors spread over the batch (a kernel skipping a stretch of
+# it, stale or made-up outputs); they meet errors in a few samples seldom: the extra rounds whose
+# makers say so (`few_samples`: a unit trial's woken column lies in its driven samples only,
+# which 16 rows of 128 meet an eighth as often as the whole batch does) are fingerprinted
+# anywhere in the output, at any batch.
 # Timed rounds on the correctness stage's extra inputs (red-team pass 52): the random-sign
 # trial, an activation's [-32, 32] and zeros, Softmax's shifted rows. Made only among the
 # correctness trials, whose number of calls is fixed, they let a kernel count its calls and
@@ -242,7 +244,9 @@ class TimedOutputSampler:
         fingerprint = None
         joins = not (always or extra) and self._joins_reservoir()
         if always or extra or joins or self.calls == self.final:
-            fingerprint = self._fingerprint(out, f"{label} (sampled positions)", used, always)
+            anywhere = extra is not None and getattr(extra[1], "few_samples", False)
+            fingerprint = self._fingerprint(out, f"{label} (sampled positions)", used, always,
+                                            anywhere)
             fingerprint.extra, fingerprint.cancelling = extra is not None, bool(extra and extra[2])
             self.fingerprints.append(fingerprint)
             if joins:
@@ -263,9 +267,10 @@ class TimedOutputSampler:
         else:
             self.reservoir[self.rng.randrange(RESERVOIR)] = fingerprint
 
-    def _fingerprint(self, out, label: str, used, always: bool) -> _Print:
+    def _fingerprint(self, out, label: str, used, always: bool, anywhere: bool = False) -> _Print:
         """The output's values at secret positions, drawn now (the call has returned): anywhere,
-        or on a row-separable task in its secret rows shifted by a secret number of rows."""
+        or on a row-separable task (unless `anywhere`) in its secret rows shifted by a secret
+        number of rows."""
         outs = output_items(out)
         if outs is not None and self.shapes is None:
             self.shapes = [o.shape for o in outs]
@@ -274,7 +279,7 @@ class TimedOutputSampler:
                 self._stratified_rows()
         if outs is None or [o.shape for o in outs] != self.shapes:
             return _Print(label, used, None, always, call=self.calls)
-        shift = None if self.row_count is None else self.rng.randrange(self.shapes[0][0])
+        shift = None if self.row_count is None or anywhere else self.rng.randrange(self.shapes[0][0])
         drawn = self.gen.get_state()
         positions, _ = self._positions_of(self.rows(shift), self.gen)
         values = [gather(o, idx).cpu() for o, idx in zip(outs, positions)]
@@ -378,13 +383,13 @@ class TimedOutputSampler:
 
     def _row_count(self, outs: list) -> int | None:
         """Rows per fingerprint on a row-separable task whose outputs all have the sliced inputs'
-        rows, when that is at least ROW_MIN; else None (positions anywhere)."""
+        rows, of a batch of at least 2 * ROW_MIN; else None (positions anywhere)."""
         if not self.row_inputs:
             return None
         count = self.inputs[self.row_inputs[0]].shape[0]
         if any(o.dim() == 0 or o.shape[0] != count or o.numel() == 0 for o in outs):
             return None
-        return count // ROW_SHARE if count // ROW_SHARE >= ROW_MIN else None
+        return max(count // ROW_SHARE, ROW_MIN) if count >= 2 * ROW_MIN else None
 
     def _inputs_of(self, used) -> list:
         """The inputs of round `used` made again (or the copy made for it). Perturbing, they are
@@ -489,13 +494,13 @@ def _row_layout(shape, rows: torch.Tensor, count: int, gen: torch.Generator, dev
 
 
 def separable_rows(model, inputs: list, atol: float, rtol: float, gen: torch.Generator | None = None,
-                   min_batch: int = ROW_SHARE * ROW_MIN) -> list | None:
+                   min_batch: int = 2 * ROW_MIN) -> list | None:
     """Which inputs a sampled check may slice by row (dim 0): the first tensor input alone, else
     every tensor input with its rows, when the reference's outputs all have those rows and, for
     three sets of rows drawn at random, computing on the sliced inputs gives those rows of the
     output within a tenth of the strictest tolerance (trusted code only, once per task: the
     profile). None where neither holds (reductions over the batch, batch statistics, a global
-    norm), where the batch is too small for the sampler to slice (ROW_MIN rows a call), or
+    norm), where the batch is too small for the sampler to slice (under 2 * ROW_MIN), or
     where anything fails."""
     try:
         tensors = [i for i, x in enumerate(inputs) if torch.is_tensor(x) and x.dim() >= 1]

@@ -99,6 +99,11 @@ class UnitInputs:
     second trial's maker (each sample driven part of the way). `found`: whether the last
     ascent had hidden units to drive."""
 
+    # A kernel wrong only where a unit wakes is wrong in the driven samples alone, perhaps a few
+    # of a large batch: a timed round's re-check looks anywhere in its output, not in a sample
+    # of rows (timed_inputs.ROW_MIN).
+    few_samples = True
+
     def __init__(self, model: torch.nn.Module, restore: Callable[[], None] = lambda: None,
                  part: bool = False):
         self.model, self.restore, self.part = model, restore, part
