@@ -739,3 +739,48 @@ def test_extra_rounds_whose_errors_lie_in_few_samples_are_fingerprinted_anywhere
             if c.positions is not None and "one row changed" in c.label:
                 assert c.inputs[0].shape == (128, 512)
                 assert not torch.equal(c.output[0], torch.take(c.inputs[0] * 2, c.positions[0]))
+
+
+@pytest.mark.parametrize("perturbing", [False, True])
+def test_rounds_of_a_kind_the_same_for_every_seed_share_one_reference(perturbing):
+    """All-zero rounds are the same inputs whatever their seed: their checks come one after
+    another with one key and one input set (one reference forward for all of them); a kernel
+    wrong on zeros is still refused at every one of them."""
+    from server.evaluation.inputs import extra_trials
+
+    def inputs_of_relu():
+        return [torch.rand(16, 64)]
+
+    for forward, honest in ((torch.relu, True), (lambda x: torch.relu(x) + (x == 0), False)):
+        sampler = TimedOutputSampler(inputs_of_relu, inputs_of_relu(), CPU, seed=3,
+                                     perturbing=perturbing, extras=extra_trials("level1/19_ReLU", False))
+        sampler.final = 60
+        run_calls(sampler, forward, 60)
+        zero_rounds = sorted(r for r, k in sampler.extra_rounds.items() if k == 1 and r != 60)
+        assert len(zero_rounds) >= 2
+        checks = [c for c in sampler.checks() if c.positions is not None]
+        zero_checks = [c for c in checks if "all-zero" in c.label]
+        assert sorted(call_number(c.label) for c in zero_checks) == zero_rounds
+        at = [k for k, c in enumerate(checks) if "all-zero" in c.label]
+        assert at == list(range(at[0], at[0] + len(at)))  # one after another
+        assert {c.key for c in zero_checks} == {("same for every seed", 1)}
+        assert len({id(c.inputs) for c in zero_checks}) == 1 and bool((zero_checks[0].inputs[0] == 0).all())
+        signed = [c for c in checks if "signed" in c.label]
+        assert signed and all(c.key[0] == "round" for c in signed)  # drawn from each round's seed
+        for c in zero_checks:
+            right = torch.equal(c.output[0], torch.take(torch.relu(c.inputs[0]), c.positions[0]))
+            assert right is honest, c.label
+
+
+def test_only_makers_filling_one_value_with_fixed_arguments_are_the_same_for_every_seed():
+    import functools
+
+    from server.evaluation.inputs import _extra_inputs, _signed, _zeros, same_for_every_seed
+
+    zeros, signed = (functools.partial(_extra_inputs, make=m) for m in (_zeros, _signed))
+    assert same_for_every_seed(zeros, lambda: [torch.rand(4, 8), 3], [1, 2, 3])
+    assert not same_for_every_seed(signed, lambda: [torch.rand(4, 8)], [1, 2])
+    assert not same_for_every_seed(zeros, lambda: [torch.rand(4, 8), int(torch.randint(0, 99, ()))], [1, 2])
+    assert not same_for_every_seed(zeros, lambda: [torch.rand(4, 8), torch.randint(0, 9, (4,))], [1, 2])
+    assert not same_for_every_seed(zeros, lambda: [torch.rand(int(torch.randint(2, 99, ())), 8)], [1, 2])
+    assert not same_for_every_seed(_zeros, lambda: [torch.rand(4, 8)], [1, 2])  # not a trial's maker

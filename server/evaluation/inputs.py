@@ -421,6 +421,44 @@ def _meta_inputs(get_inputs, seed: int) -> list | None:
     return meta
 
 
+SEED_FREE_MAKERS = (_zeros, _constant)  # fill every element with one value, whatever the seed
+
+
+def same_for_every_seed(inputs_from, get_inputs, seeds: list) -> bool:
+    """Whether an extra trial's maker makes the same inputs from each of `seeds`: a maker that
+    fills with one value (zeros, a constant) where every tensor input is a floating one it
+    fills and the other arguments, shapes and dtypes come out the same from the generator on
+    the meta device (no data made). Then one reference output serves every timed round of the
+    kind (the re-checks' cost at full size is mostly the reference's forward)."""
+    if getattr(inputs_from, "func", None) is not _extra_inputs or (
+            inputs_from.keywords.get("make") not in SEED_FREE_MAKERS):
+        return False
+    metas = [_meta_inputs(get_inputs, seed) for seed in seeds]
+    _unseed()
+    if any(meta is None for meta in metas):
+        return False
+    first = metas[0]
+    for meta in metas[1:]:
+        if len(meta) != len(first):
+            return False
+        for a, b in zip(first, meta):
+            if torch.is_tensor(a) != torch.is_tensor(b):
+                return False
+            if torch.is_tensor(a):
+                if a.shape != b.shape or a.dtype != b.dtype:
+                    return False
+            elif type(a) is not type(b) or not _equal_argument(a, b):
+                return False
+    return True
+
+
+def _equal_argument(a, b) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - an argument that cannot say: not the same
+        return False
+
+
 def _fillable(into: list, meta: list) -> bool:
     """Whether the makers may fill `into`'s tensors in place: one for each of the templates',
     of its shape and dtype, contiguous, no two sharing memory."""

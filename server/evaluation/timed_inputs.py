@@ -33,7 +33,7 @@ from . import perturb as perturbation
 from .correctness import (NORMALIZED_ATOL_SCALE, check_inputs_unchanged, clone_inputs, output_items,
                           shares_memory)
 from .input_placement import InputPlacer
-from .inputs import add_spikes, generate
+from .inputs import add_spikes, generate, same_for_every_seed
 from .inputs import replayable as is_replayable
 
 # Generating a call's inputs may cost up to this share of the reference's runtime; above it (a
@@ -130,6 +130,7 @@ class _Print:
     drawn: torch.Tensor | None = None  # the generator's state before the positions were drawn
     shift: int | None = None  # a row-separable task's secret rows are shifted by this for it
     extra: bool = False  # a round on extra inputs (EXTRA_SHARE): always re-checked
+    kind: int | None = None  # which extra kind (an index into the sampler's extras)
     cancelling: bool = False
     call: int = 0  # which call (1 = the first observed)
 
@@ -248,6 +249,7 @@ class TimedOutputSampler:
             fingerprint = self._fingerprint(out, f"{label} (sampled positions)", used, always,
                                             anywhere)
             fingerprint.extra, fingerprint.cancelling = extra is not None, bool(extra and extra[2])
+            fingerprint.kind = self.extra_rounds[self.round] if extra else None
             self.fingerprints.append(fingerprint)
             if joins:
                 self._keep(fingerprint)
@@ -346,11 +348,33 @@ class TimedOutputSampler:
             _spoil(self.previous, self.inputs, self.gen)
         del inputs, out
         self.last = self.previous = None
-        for fingerprint in [p for p in self.fingerprints if p.extra and p is not last]:
-            yield self._at_positions(fingerprint)
+        yield from self._extra_checks([p for p in self.fingerprints if p.extra and p is not last])
         pool = [p for p in self.reservoir if p is not last]
         for _ in range(min(CHECKED_CALLS, len(pool))):
             yield self._at_positions(pool.pop(self.rng.randrange(len(pool))))
+
+    def _extra_checks(self, prints: list):
+        """The extra rounds' checks at their positions. The rounds of a kind whose inputs are the
+        same whatever the seed (zeros, a constant: `same_for_every_seed`), fingerprinted
+        anywhere, come after the others, one after another, on one input set made once: one
+        reference output serves them all (full-size Frobenius: ~4 of its ~12 extra rounds, a
+        forward of 7 ms and a 7.5 GiB fill each)."""
+        groups: dict[int, list] = {}
+        for p in prints:
+            if p.kind is not None and p.shift is None and p.values is not None and isinstance(p.used, int):
+                groups.setdefault(p.kind, []).append(p)
+        shared = {k: group for k, group in groups.items() if len(group) > 1 and same_for_every_seed(
+            self.extras[k][1], self.get_inputs, [self.seed + p.used - 1 for p in group])}
+        grouped = {id(p) for group in shared.values() for p in group}
+        for p in prints:
+            if id(p) not in grouped:
+                yield self._at_positions(p)
+        for kind, group in shared.items():
+            inputs = self._inputs_of(group[0].used)
+            for p in group:
+                yield TimedCheck(p.label, ("same for every seed", kind), inputs, _on(p.values, self.device),
+                                 self._redrawn(p)[0], self.shapes, p.cancelling)
+            del inputs
 
     def always_checks(self):
         """The re-checks of the calls observed with `always` (after `checks`): the argument list
