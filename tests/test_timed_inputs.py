@@ -752,16 +752,19 @@ def test_rounds_of_a_kind_the_same_for_every_seed_share_one_reference(perturbing
         return [torch.rand(16, 64)]
 
     for forward, honest in ((torch.relu, True), (lambda x: torch.relu(x) + (x == 0), False)):
-        sampler = TimedOutputSampler(inputs_of_relu, inputs_of_relu(), CPU, seed=3,
-                                     perturbing=perturbing, extras=extra_trials("level1/19_ReLU", False))
-        sampler.final = 60
-        run_calls(sampler, forward, 60)
-        zero_rounds = sorted(r for r, k in sampler.extra_rounds.items() if k == 1 and r != 60)
+        for _ in range(5):  # (the last call, checked in full, may be one of only two zero rounds)
+            sampler = TimedOutputSampler(inputs_of_relu, inputs_of_relu(), CPU, seed=3, perturbing=perturbing,
+                                         extras=extra_trials("level1/19_ReLU", False))
+            sampler.final = 60
+            run_calls(sampler, forward, 60)
+            zero_rounds = sorted(r for r, k in sampler.extra_rounds.items() if k == 1 and r != 60)
+            if len(zero_rounds) >= 2:
+                break
         assert len(zero_rounds) >= 2
         checks = [c for c in sampler.checks() if c.positions is not None]
-        zero_checks = [c for c in checks if "all-zero" in c.label]
+        zero_checks = [c for c in checks if "all-zero" in c.label and call_number(c.label) != 60]
         assert sorted(call_number(c.label) for c in zero_checks) == zero_rounds
-        at = [k for k, c in enumerate(checks) if "all-zero" in c.label]
+        at = [k for k, c in enumerate(checks) if any(c is z for z in zero_checks)]
         assert at == list(range(at[0], at[0] + len(at)))  # one after another
         assert {c.key for c in zero_checks} == {("same for every seed", 1)}
         assert len({id(c.inputs) for c in zero_checks}) == 1 and bool((zero_checks[0].inputs[0] == 0).all())
