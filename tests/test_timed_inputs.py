@@ -787,3 +787,28 @@ def test_only_makers_filling_one_value_with_fixed_arguments_are_the_same_for_eve
     assert not same_for_every_seed(zeros, lambda: [torch.rand(4, 8), torch.randint(0, 9, (4,))], [1, 2])
     assert not same_for_every_seed(zeros, lambda: [torch.rand(int(torch.randint(2, 99, ())), 8)], [1, 2])
     assert not same_for_every_seed(_zeros, lambda: [torch.rand(4, 8)], [1, 2])  # not a trial's maker
+
+
+def test_sliced_rounds_of_a_kind_the_same_for_every_seed_take_their_rows_of_one_input_set():
+    """Row-separable (a batch of 128): each all-zero round keeps its own rows and reference, all
+    of them sliced from one input set made once (at full size a 6 GiB fill per round)."""
+    from server.evaluation.inputs import extra_trials
+
+    def inputs_of_relu():
+        return [torch.rand(128, 64)]
+
+    sampler = TimedOutputSampler(inputs_of_relu, inputs_of_relu(), CPU, seed=4, row_inputs=[0],
+                                 extras=extra_trials("level1/19_ReLU", False))
+    sampler.final = 80
+    run_calls(sampler, lambda x: torch.relu(x) + (x == 0), 80)  # wrong on zeros
+    made, inputs_of = [], sampler._inputs_of
+    sampler._inputs_of = lambda used: made.append(used) or inputs_of(used)
+    zero_rounds = {r for r, k in sampler.extra_rounds.items() if k == 1 and r != 80}
+    zero_checks = [c for c in sampler.checks() if c.positions is not None and "all-zero" in c.label
+                   and call_number(c.label) != 80]
+    assert len(zero_checks) == len(zero_rounds) >= 2
+    assert len([r for r in made if r in zero_rounds]) == 1
+    assert len({c.key for c in zero_checks}) == len(zero_checks)  # a reference each, on its rows
+    for c in zero_checks:
+        assert c.inputs[0].shape == (16, 64) and not bool(c.inputs[0].any())
+        assert not torch.equal(c.output[0], torch.take(torch.relu(c.inputs[0]), c.positions[0]))

@@ -355,13 +355,14 @@ class TimedOutputSampler:
 
     def _extra_checks(self, prints: list):
         """The extra rounds' checks at their positions. The rounds of a kind whose inputs are the
-        same whatever the seed (zeros, a constant: `same_for_every_seed`), fingerprinted
-        anywhere, come after the others, one after another, on one input set made once: one
+        same whatever the seed (zeros, a constant: `same_for_every_seed`) come after the
+        others, one after another, on one input set made once: fingerprinted anywhere, one
         reference output serves them all (full-size Frobenius: ~4 of its ~12 extra rounds, a
-        forward of 7 ms and a 7.5 GiB fill each)."""
+        forward of 7 ms and a 7.5 GiB fill each); in rows, each takes its rows of that set (a
+        row-separable task's reference on a slice is cheap, the fill of 6 GiB was not)."""
         groups: dict[int, list] = {}
         for p in prints:
-            if p.kind is not None and p.shift is None and p.values is not None and isinstance(p.used, int):
+            if p.kind is not None and p.values is not None and isinstance(p.used, int):
                 groups.setdefault(p.kind, []).append(p)
         shared = {k: group for k, group in groups.items() if len(group) > 1 and same_for_every_seed(
             self.extras[k][1], self.get_inputs, [self.seed + p.used - 1 for p in group])}
@@ -371,9 +372,8 @@ class TimedOutputSampler:
                 yield self._at_positions(p)
         for kind, group in shared.items():
             inputs = self._inputs_of(group[0].used)
-            for p in group:
-                yield TimedCheck(p.label, ("same for every seed", kind), inputs, _on(p.values, self.device),
-                                 self._redrawn(p)[0], self.shapes, p.cancelling)
+            for p in sorted(group, key=lambda p: p.shift is not None):  # the whole-output ones first
+                yield self._at_positions(p, inputs, ("same for every seed", kind))
             del inputs
 
     def always_checks(self):
@@ -388,21 +388,22 @@ class TimedOutputSampler:
         for fingerprint in prints:
             yield self._at_positions(fingerprint)
 
-    def _at_positions(self, p: _Print) -> TimedCheck:
+    def _at_positions(self, p: _Print, inputs: list | None = None, key: tuple | None = None) -> TimedCheck:
         """A call's check at its positions: against the reference on its inputs, or on its rows
-        of them."""
+        of them. `inputs`, `key`: the call's inputs made already, and their identity."""
         values = _on(p.values, self.device)
+        key = key or _key(p.used)
         if p.values is None:
-            return TimedCheck(p.label, _key(p.used), self._inputs_of(p.used), None, None, self.shapes,
+            return TimedCheck(p.label, key, self._inputs_of(p.used), None, None, self.shapes,
                               p.cancelling)
         positions, within = self._redrawn(p)
+        inputs = self._inputs_of(p.used) if inputs is None else inputs
         if p.shift is None:
-            return TimedCheck(p.label, _key(p.used), self._inputs_of(p.used), values,
-                              positions, self.shapes, p.cancelling)
+            return TimedCheck(p.label, key, inputs, values, positions, self.shapes, p.cancelling)
         rows = self.rows(p.shift).to(self.device)
         inputs = [x.index_select(0, rows) if i in self.row_inputs else x
-                  for i, x in enumerate(self._inputs_of(p.used))]
-        return TimedCheck(p.label, ("rows", id(p)) + _key(p.used), inputs, values, within,
+                  for i, x in enumerate(inputs)]
+        return TimedCheck(p.label, ("rows", id(p)) + key, inputs, values, within,
                           [(len(rows),) + tuple(shape[1:]) for shape in self.shapes], p.cancelling)
 
     def _row_count(self, outs: list) -> int | None:
