@@ -81,6 +81,14 @@ ROW_MIN = 16  # rows a call's fingerprint takes at least; batches under 2 * ROW_
 # makers say so (`few_samples`: a unit trial's woken column lies in its driven samples only,
 # which 16 rows of 128 meet an eighth as often as the whole batch does) are fingerprinted
 # anywhere in the output, at any batch.
+
+
+def rows_per_call(batch: int) -> int | None:
+    """Rows a call's fingerprint takes on a row-separable task with `batch` rows: a
+    ROW_SHARE-th of them, ROW_MIN at least; None for a batch under 2 * ROW_MIN."""
+    return max(batch // ROW_SHARE, ROW_MIN) if batch >= 2 * ROW_MIN else None
+
+
 # Timed rounds on the correctness stage's extra inputs (red-team pass 52): the random-sign
 # trial, an activation's [-32, 32] and zeros, Softmax's shifted rows. Made only among the
 # correctness trials, whose number of calls is fixed, they let a kernel count its calls and
@@ -414,7 +422,7 @@ class TimedOutputSampler:
         count = self.inputs[self.row_inputs[0]].shape[0]
         if any(o.dim() == 0 or o.shape[0] != count or o.numel() == 0 for o in outs):
             return None
-        return max(count // ROW_SHARE, ROW_MIN) if count >= 2 * ROW_MIN else None
+        return rows_per_call(count)
 
     def _inputs_of(self, used) -> list:
         """The inputs of round `used` made again (or the copy made for it). Perturbing, they are
@@ -550,8 +558,9 @@ def _rows_agree(model, inputs: list, full: list, sliced: list, atol: float, rtol
                 gen: torch.Generator) -> bool:
     for _ in range(3):
         count = full[0].shape[0]
-        # as many as a call's fingerprint takes, half the batch at most (the whole agrees always)
-        chosen = max(1, min(count // 2, max(count // ROW_SHARE, ROW_MIN)))
+        # as many as a call's fingerprint takes; under 2 * ROW_MIN half the batch (the whole
+        # batch agrees always)
+        chosen = rows_per_call(count) or max(1, count // 2)
         rows = _random_rows(count, chosen, gen, full[0].device)
         part = [x.index_select(0, rows.to(x.device)) if i in sliced else x
                 for i, x in enumerate(inputs)]
