@@ -812,3 +812,50 @@ def test_sliced_rounds_of_a_kind_the_same_for_every_seed_take_their_rows_of_one_
     for c in zero_checks:
         assert c.inputs[0].shape == (16, 64) and not bool(c.inputs[0].any())
         assert not torch.equal(c.output[0], torch.take(torch.relu(c.inputs[0]), c.positions[0]))
+
+
+class _Normalised(torch.nn.Module):
+    def forward(self, x):
+        return x / torch.linalg.vector_norm(x)
+
+
+def test_rechecks_sharing_a_reference_output_share_its_tolerance_and_check_outputs_rule(monkeypatch):
+    """A normalised task's tolerance takes the reference output's peak (a signed round's, its RMS
+    too): a pass over the whole output (7.5 GiB at full-size Frobenius), made once per reference
+    output for all the checks that share it, not once per check. And a check at positions gets
+    the rule check_output applies in full: on a signed round of a normalised task atol is the
+    peak's cap, not raised to rtol x RMS again (that let a fingerprint through with an error the
+    whole output's check refuses)."""
+    from server.evaluation import correctness, pipeline
+    from server.evaluation.protocol import EvalRequest
+    from server.evaluation.timed_inputs import TimedCheck
+
+    model = _Normalised()
+    side = pipeline._ReferenceSide(model, correctness.pristine_state(model))
+    req = EvalRequest(code="", reference_source="", task_id="level1/37_FrobeniusNorm_")
+    x, y = torch.rand(8, 16), torch.rand(8, 16)
+    x[0, 0] = 0.0  # a zero reference value: only atol allows an error there
+    positions = [torch.arange(0, 128, 3)]
+
+    def check(key, inputs, error=0.0, cancelling=False):
+        values = model(inputs[0]).flatten()[positions[0]].clone()
+        values[0] += error
+        return TimedCheck(f"call on {key}", key, inputs, [values], positions, [(8, 16)], cancelling)
+
+    passes, peak = [], correctness._peak
+    monkeypatch.setattr(correctness, "_peak", lambda t: passes.append(t.shape) or peak(t))
+    pipeline._recheck(req, side, [check("a", [x]), check("a", [x]), check("a", [x]), check("b", [y])])
+    assert len(passes) == 2  # one per reference output
+    with pytest.raises(StageFailure):  # what is wrong is still refused at a shared reference
+        pipeline._recheck(req, side, [check("a", [x]), check("a", [x], error=1e-2)])
+
+    signed = model(x)
+    rms_floor = 1e-2 * float(signed.pow(2).mean().sqrt())
+    error = rms_floor / 4  # under rtol x RMS, far over the peak's cap (~1e-6)
+    wrong = signed.clone()
+    wrong[0, 0] += error
+    with pytest.raises(StageFailure):
+        correctness.check_output(wrong, signed, atol=1e-2, rtol=1e-2, task_id=req.task_id, cancelling=True)
+    with pytest.raises(StageFailure):
+        pipeline._recheck(req, side, [check("a", [x], error=error, cancelling=True)])
+    pipeline._recheck(req, side, [check("a", [x], cancelling=True)])

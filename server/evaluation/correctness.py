@@ -64,6 +64,15 @@ def tolerances(task_id: str | None, ref: torch.Tensor, atol: float, rtol: float,
     return atol, rtol
 
 
+def output_tolerances(task_id: str | None, ref: torch.Tensor, atol: float, rtol: float,
+                      cancelling: bool = False) -> tuple[float, float]:
+    """(atol, rtol) that check_output applies to the whole of `ref`: on signed inputs whose sums
+    cancel, atol at least rtol times its RMS; then a normalised task's cap (`tolerances`). A
+    sampled check of an output gets the same rule as a full one (a timed call's fingerprint)."""
+    floor = rtol * rms(ref) if cancelling and (ref.is_floating_point() or ref.is_complex()) else 0.0
+    return tolerances(task_id, ref, max(atol, floor), rtol)
+
+
 def _peak(t: torch.Tensor) -> float:
     """max |t|, in one pass over memory and no buffer of t's size (6 GiB at full size)."""
     if t.numel() == 0:
