@@ -19,6 +19,7 @@ import os
 import pstats
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,39 +57,98 @@ WATCHED = [  # (file suffix, function): the evaluator's building blocks
 
 def profile_case(root: Path, task: str, kernel: str, device: str, top: int = 0,
                  provenance: str = "off") -> None:
-    import torch
-    code, ref = (LEGIT / kernel).read_text(), (root / f"{task}.py").read_text()
+    """One warm evaluation profiled in this process, after the profile and an evaluation here."""
+    req = _request(root, task, kernel, device, provenance)
     with tempfile.TemporaryDirectory() as workdir:
-        req = EvalRequest(code=code, reference_source=ref, task_id=task, device=device,
-                          input_seed=1234, provenance=provenance)
         profile = profile_reference(req, workdir)
         warm = evaluate_candidate(req, profile, workdir, lambda stage: None)
         if warm.stage != "scored":
             print(f"  not scored: {warm.error_class}: {warm.feedback[:200]}")
             return
-        cuda = torch.device(device).type == "cuda"
-        held = torch.cuda.memory_allocated(device) if cuda else 0  # left by the runs before
-        peaks, stage_now = {}, ["start"]
+        _profiled(req, profile, workdir, top)
 
-        def stage_peaks(stage):  # each stage's own peak: what a step needs of the device, where
-            if cuda:
-                peaks[stage_now[0]] = torch.cuda.max_memory_allocated(device)
-                torch.cuda.reset_peak_memory_stats(device)
-            stage_now[0] = stage
 
+def profile_fresh(root: Path, task: str, kernel: str, device: str, top: int = 0,
+                  provenance: str = "off") -> None:
+    """The first evaluation of a process forked without a CUDA context, as the worker's spare
+    processes are (context, prewarm, then the job): the profile and an earlier evaluation (which
+    leaves the kernel in Triton's cache on disk) run in a process of their own before it."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    req = _request(root, task, kernel, device, provenance)
+    with tempfile.TemporaryDirectory() as workdir:
+        answers = ctx.Queue()
+        earlier = ctx.Process(target=_earlier_step, args=(req, workdir, answers))
+        earlier.start()
+        profile = answers.get(timeout=600)
+        earlier.join()
+        if isinstance(profile, str):
+            print(f"  not scored: {profile}")
+            return
+        fresh = ctx.Process(target=_fresh_step, args=(req, profile, workdir, top))
+        fresh.start()
+        fresh.join()
+
+
+def _earlier_step(req, workdir: str, answers) -> None:
+    profile = profile_reference(req, workdir)
+    warm = evaluate_candidate(req, profile, workdir, lambda stage: None)
+    answers.put(profile if warm.stage == "scored" else f"{warm.error_class}: {warm.feedback[:200]}")
+
+
+def _fresh_step(req, profile: dict, workdir: str, top: int) -> None:
+    import torch
+    device = torch.device(req.device)
+    t0 = time.perf_counter()
+    torch.zeros(1, device=device)
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    t1 = time.perf_counter()
+    prewarm(device)
+    t2 = time.perf_counter()
+    print(f"  fresh process: context {1e3 * (t1 - t0):.0f} ms, prewarm {1e3 * (t2 - t1):.0f} ms "
+          "(before the job, as in the worker)")
+    _profiled(req, profile, workdir, top)
+
+
+def _request(root: Path, task: str, kernel: str, device: str, provenance: str) -> EvalRequest:
+    code, ref = (LEGIT / kernel).read_text(), (root / f"{task}.py").read_text()
+    return EvalRequest(code=code, reference_source=ref, task_id=task, device=device,
+                       input_seed=1234, provenance=provenance)
+
+
+def _profiled(req, profile: dict, workdir: str, top: int) -> None:
+    import torch
+    device = req.device
+    cuda = torch.device(device).type == "cuda"
+    held = torch.cuda.memory_allocated(device) if cuda else 0  # left by the runs before
+    peaks, stage_now = {}, ["start"]
+
+    def stage_peaks(stage):  # each stage's own peak: what a step needs of the device, where
         if cuda:
+            peaks[stage_now[0]] = torch.cuda.max_memory_allocated(device)
             torch.cuda.reset_peak_memory_stats(device)
-        profiler = cProfile.Profile()
-        profiler.enable()
-        result = evaluate_candidate(req, profile, workdir, stage_peaks)
-        profiler.disable()
-        stage_peaks("end")
+        stage_now[0] = stage
+
+    if cuda:
+        torch.cuda.reset_peak_memory_stats(device)
+    profiler = cProfile.Profile()
+    began = time.perf_counter()
+    profiler.enable()
+    result = evaluate_candidate(req, profile, workdir, stage_peaks)
+    profiler.disable()
+    wall_s = time.perf_counter() - began
+    stage_peaks("end")
+    provenance = req.provenance
     if cuda:  # back-to-back steps need it twice at times
         print(f"  device memory: peak allocated by stage (GiB; {held / 2**30:.1f} held before the "
               "step): " + ", ".join(f"{k} {v / 2**30:.1f}" for k, v in peaks.items() if k != "start")
               + f"; {torch.cuda.memory_reserved(device) / 2**30:.1f} GiB reserved at the end "
               f"(provenance {provenance}; {result.stage}: {result.error_class or 'ok'})")
-    print(f"  stages {result.stage_seconds}  candidate {result.candidate_seconds:.3f} s  "
+    if result.stage != "scored":
+        print(f"  not scored: {result.error_class}: {(result.feedback or '')[:300]}")
+    print(f"  step {wall_s:.3f} s under cProfile  stages {result.stage_seconds}  candidate {result.candidate_seconds:.3f} s  "
           f"defence {result.defence_seconds:.3f} s  speedup {result.speedup}")
     print("  defence by kind (ms): " + ", ".join(
         f"{k} {1e3 * v:.1f}" for k, v in sorted(result.defence_breakdown.items())))
@@ -114,16 +174,21 @@ def main() -> None:
     parser.add_argument("--device", default="cuda:0")
     parser.add_argument("--provenance", default="off", choices=["off", "all"],
                         help="record the kernels of the profiled step (the server's default: all)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="profile a fresh process's first evaluation (as the worker runs "
+                        "each step) rather than a second one in a warm process")
     parser.add_argument("--top", type=int, default=0,
                         help="also list the N built-in (torch) calls with the most own time")
     args = parser.parse_args()
     import torch
-    prewarm(torch.device(args.device))
+    if not args.fresh:  # (a fresh step's process is forked before CUDA starts)
+        prewarm(torch.device(args.device))
     root = args.kernelbench_dir or BUNDLED
     for label, task, kernel in CASES:
         if args.only in (None, label):
             print(f"{label} ({'KernelBench' if args.kernelbench_dir else 'bundled'}):", flush=True)
-            profile_case(root, task, kernel, args.device, args.top, args.provenance)
+            (profile_fresh if args.fresh else profile_case)(root, task, kernel, args.device,
+                                                            args.top, args.provenance)
 
 
 if __name__ == "__main__":
