@@ -8,6 +8,7 @@ import torch
 from server.evaluation.inputs import correctness_trials, describe_extra_inputs, generate, trial_count
 from server.evaluation.loading import import_file
 from server.evaluation.protocol import EvalRequest
+from server.evaluation.seeds import derived_seed
 from server.evaluation.unit_inputs import FULL_LABEL, PART_LABEL, UnitInputs
 from tests.conftest import BUNDLED
 
@@ -154,10 +155,12 @@ def test_the_second_trial_drives_each_sample_part_of_the_way_and_no_position_sta
     reference, model = task(GEMM_RELU)
     w = model.gemm.weight.detach()
     full_top, part_top, lifted = [], [], []
-    for seed in range(6):
+    exact_maker, part_maker = UnitInputs(model), UnitInputs(model, part=True)
+    part_maker.salt = exact_maker.salt  # the same units for the same seed (each maker's own secret)
+    for seed in range(1, 7):  # (task() made the weights from seed 0: that draw is ordered like them)
         with torch.no_grad():
-            (exact,) = UnitInputs(model)(reference.get_inputs, CPU, seed)
-            (part,) = UnitInputs(model, part=True)(reference.get_inputs, CPU, seed)
+            (exact,) = exact_maker(reference.get_inputs, CPU, seed)
+            (part,) = part_maker(reference.get_inputs, CPU, seed)
         (draw,) = generate(reference.get_inputs, CPU, seed)
         assert torch.equal(part.sort(-1).values, draw.sort(-1).values)
         columns = ((exact @ w.T) - (draw @ w.T)).argmax(1)  # each row's driven column
@@ -290,8 +293,9 @@ def test_the_profile_gives_the_unit_trial_where_the_reference_has_units_and_is_s
 def test_long_samples_are_reordered_within_stretches_and_still_driven():
     """Samples longer than SEGMENT are reordered within stretches of it (sorting a full-size
     convolution's million-value samples whole was most of the trial's making): each stretch
-    keeps its own draw's values, and each row's driven unit still rises far above its random
-    level (over 8 of its standard deviations; the part-of-the-way trial)."""
+    keeps its own draw's values, and the rows' driven units still rise far above their random
+    level (over 8 of their standard deviations in 94-100 % of the rows over 40 secret salts;
+    the part-of-the-way trial drives a row a secret share of the way, some barely)."""
     from server.evaluation.unit_inputs import SEGMENT
 
     torch.manual_seed(0)
@@ -303,6 +307,7 @@ def test_long_samples_are_reordered_within_stretches_and_still_driven():
     def make():
         return [torch.rand(16, 2 * SEGMENT)]
 
+    lifts = []
     for seed in range(3):
         with torch.no_grad():
             (y,) = UnitInputs(model, part=True)(make, CPU, seed)
@@ -310,8 +315,8 @@ def test_long_samples_are_reordered_within_stretches_and_still_driven():
         assert not torch.equal(y, draw)
         assert torch.equal(y.view(16, 2, SEGMENT).sort(-1).values,
                            draw.view(16, 2, SEGMENT).sort(-1).values)
-        lift = ((y - draw) @ w.T) / sd
-        assert bool((lift.amax(1) > 8).all())
+        lifts.append((((y - draw) @ w.T) / sd).amax(1))
+    assert float((torch.cat(lifts) > 8).float().mean()) >= 0.85
 
 
 def test_a_trial_drives_at_most_its_share_of_samples_and_leaves_the_rest_as_drawn(monkeypatch):
@@ -358,7 +363,7 @@ def test_a_trial_drives_at_most_its_share_of_samples_and_leaves_the_rest_as_draw
             moved = (x != draw).flatten(1).any(1)
             assert torch.equal(x[~moved], draw[~moved])
             if model is conv:  # the slice's samples, every one of them, back where they were
-                secret = unit_inputs._chosen([draw], [0], 3, seed).tolist()
+                secret = unit_inputs._chosen([draw], [0], 3, derived_seed(seed, maker.salt)).tolist()
                 assert moved.nonzero().flatten().tolist() == secret
                 chosen.add(tuple(secret))
             else:

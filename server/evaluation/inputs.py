@@ -17,6 +17,7 @@ from typing import Callable, Iterator
 import torch
 
 from .perturb import one_per_stretch
+from .seeds import derived_seed
 
 ACTIVATION_TASKS = {
     "level1/19_ReLU", "level1/20_LeakyReLU", "level1/31_ELU", "level1/29_Softplus",
@@ -277,7 +278,7 @@ def seed_torch(seed: int, device: torch.device | None = None) -> None:
             generator.manual_seed(seed)
 
 
-EXTRA_SEED = 1000  # the extra trials' seeds follow the random ones' (seed + k, k < n)
+EXTRA_SEED = 1000  # the extra trials' seeds are derived_seed(seed, EXTRA_SEED + j) (k < n before)
 
 
 def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
@@ -294,15 +295,15 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
     for k in range(n):
         if spiked and k == n - 1:
             specs.append((f"random inputs #{k + 1} {SPIKED_LABEL}", functools.partial(
-                _spiked_inputs, get_inputs, device, seed + k, task_id), False))
+                _spiked_inputs, get_inputs, device, derived_seed(seed, k), task_id), False))
         else:
-            specs.append((f"random inputs #{k + 1}",
-                          functools.partial(generate, get_inputs, device, seed + k), False))
+            specs.append((f"random inputs #{k + 1}", functools.partial(
+                generate, get_inputs, device, derived_seed(seed, k)), False))
     for j, (label, inputs_from, cancelling) in enumerate(
             _extra_trials(task_id, insensitive, signed, units)):
         # a draw of its own per extra trial: the two unit trials drive different units
         specs.append((label, functools.partial(inputs_from, get_inputs, device,
-                                               seed + EXTRA_SEED + j), cancelling))
+                                               derived_seed(seed, EXTRA_SEED + j)), cancelling))
     for k in range(len(specs)) if order is None else order:
         label, again, cancelling = specs[k]
         yield Trial(label, again(), again, cancelling=cancelling)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import torch
 
+from .seeds import derived_seed
+
 PERTURBED = 1 << 16  # elements per tensor and round
 
 
@@ -39,7 +41,7 @@ def perturb(inputs: list, key: int, round_: int) -> list:
         n = x.numel()
         count = min(PERTURBED, n)
         gen = _generator(x.device)
-        gen.manual_seed((key + 7919 * round_ + i) % (1 << 62))
+        gen.manual_seed(derived_seed(key, (round_ << 16) + i))  # (no round's tells the next's)
         where = one_per_stretch(count, n // count, x.device, gen)
         source = torch.randint(0, n, (count,), generator=gen, device=x.device)
         flat = x.view(-1)

@@ -801,8 +801,11 @@ def _correctness(req, reference, reference_side, new_model, guard, device, snap,
     units = reference_side.units
     result.trials_total = trial_count(req.trials, req.task_id, insensitive, signed, units)
     worst = 0.0
-    trials = correctness_trials(reference.get_inputs, device, req.input_seed, req.trials, req.task_id,
-                                insensitive, signed, units, secret_order(result.trials_total))
+    # the trials' seeds come from a secret of this step's, not from the request's input_seed:
+    # no trial's seed, read back from its inputs, names another's (red-team pass 57)
+    trials = correctness_trials(reference.get_inputs, device, secrets.randbits(62), req.trials,
+                                req.task_id, insensitive, signed, units,
+                                secret_order(result.trials_total))
     k = -1
     # not enumerate(): it keeps the last trial (and its inputs) alive until the next is made
     while (trial := next(trials, None)) is not None:
@@ -913,7 +916,7 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     with _defence(result, "timed inputs (setup)"):
         sampler = TimedOutputSampler(signed_scaled(reference.get_inputs) if scaled
                                      else reference.get_inputs, inputs, device,
-                                     req.input_seed + TIMING_SEED_OFFSET,
+                                     secrets.randbits(62),  # (red-team pass 57)
                                      replayable=profile["replayable"],
                                      perturbing=bool(profile.get("perturb_timing_inputs")),
                                      spiked=req.task_id if spiked_task(req.task_id) else None,

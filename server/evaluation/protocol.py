@@ -28,7 +28,9 @@ class EvalRequest:
     reward_mode: str = "speedup"
     roofline_reject: float = 0.8
     nominal_gpu: str = "H100 SXM"
-    input_seed: int = 0  # drawn per evaluation by the server, so inputs cannot be predicted
+    # drawn per evaluation by the server: the reference profile's inputs (a step's trials and
+    # timed calls draw secret seeds of their own in the worker: red-team pass 57)
+    input_seed: int = 0
     stage_timeouts: dict = field(default_factory=lambda: dict(DEFAULT_STAGE_TIMEOUTS))
     memory_limit_gb: float = 16.0
     mock: bool = False  # the mock evaluator: static checks only, fake timings

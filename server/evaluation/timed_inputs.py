@@ -1,8 +1,8 @@
 """Inputs and output samples of the timed calls: what keeps a timed call honest.
 
-Every timed call gets inputs generated afresh from the task's generator with a seed of its own,
-swapped into the argument list (one pass over memory, outside the timed interval), so memoising by
-pointer or by content returns stale results, whatever the inputs' structure (a triangular matrix
+Every timed call gets inputs generated afresh from the task's generator with a seed of its own
+(a hash of a secret and the round: seeds.py; no round's seed tells another's), swapped into the
+argument list (one pass over memory, outside the timed interval), so memoising by pointer or by content returns stale results, whatever the inputs' structure (a triangular matrix
 stays triangular). Where generating them costs more than a quarter of the reference's runtime (a
 memory-bound task at full size) and the task's profile showed a perturbation visible in the
 output, the inputs are made once and perturbed before every call instead (perturb.py). torch's
@@ -35,6 +35,7 @@ from .correctness import (NORMALIZED_ATOL_SCALE, check_inputs_unchanged, clone_i
 from .input_placement import InputPlacer
 from .inputs import add_spikes, generate, same_for_every_seed
 from .inputs import replayable as is_replayable
+from .seeds import derived_seed
 
 # Generating a call's inputs may cost up to this share of the reference's runtime; above it (a
 # task of at most ~7 passes over its inputs: memory-bound), perturbing (where the profile allows)
@@ -156,7 +157,9 @@ class TimedOutputSampler:
         self.row_inputs, self.row_count = row_inputs, None
         # the secret rows (drawn once, on the host: a list and a tensor), before a call's shift
         self.base_host, self.base_rows = None, None
-        self.origin_seed, self.seed = seed, seed + 1
+        # round r's inputs come from derived_seed(seed, r), the made-once ones from round 0's:
+        # no round's seed tells another's (red-team pass 57); the caller's `seed` is secret
+        self.seed, self.origin_seed = seed, derived_seed(seed, 0)
         # Spiked tasks (inputs.SPIKED_FAMILIES; `spiked` is the task id): every call's inputs
         # carry spikes, their heights measured once; perturbing, they move with every round
         # (fixed spikes could be memoised).
@@ -373,7 +376,7 @@ class TimedOutputSampler:
             if p.kind is not None and p.values is not None and isinstance(p.used, int):
                 groups.setdefault(p.kind, []).append(p)
         shared = {k: group for k, group in groups.items() if len(group) > 1 and same_for_every_seed(
-            self.extras[k][1], self.get_inputs, [self.seed + p.used - 1 for p in group])}
+            self.extras[k][1], self.get_inputs, [self._seed_of(p.used) for p in group])}
         grouped = {id(p) for group in shared.values() for p in group}
         for p in prints:
             if id(p) not in grouped:
@@ -460,13 +463,16 @@ class TimedOutputSampler:
     def _generated(self, round_: int) -> list:
         if round_ in self.extra_rounds:
             return self._extra_inputs(round_)
-        return self._made(self.seed + round_ - 1)
+        return self._made(self._seed_of(round_))
+
+    def _seed_of(self, round_: int) -> int:
+        return derived_seed(self.seed, round_)
 
     def _extra_inputs(self, round_: int, into: list | None = None) -> list:
         """An extra round's inputs, made as its correctness trial's are, from the round's seed
         (filling `into`'s tensors in place where the maker can: inputs.py's `_extra_inputs`)."""
         _, inputs_from, _ = self.extras[self.extra_rounds[round_]]
-        return inputs_from(self.get_inputs, self.device, self.seed + round_ - 1, into=into)
+        return inputs_from(self.get_inputs, self.device, self._seed_of(round_), into=into)
 
     def _made(self, seed: int) -> list:
         inputs = generate(self.get_inputs, self.device, seed)

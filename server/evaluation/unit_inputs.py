@@ -30,11 +30,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import secrets
 from typing import Callable
 
 import torch
 
 from .inputs import generate
+from .seeds import derived_seed
 
 # (A transposed convolution's output positions a kernel's extent apart read disjoint inputs too.)
 UNIT_MODULES = (torch.nn.Linear, torch.nn.Conv1d, torch.nn.Conv2d, torch.nn.Conv3d,
@@ -44,7 +46,6 @@ UNIT_MODULES = (torch.nn.Linear, torch.nn.Conv1d, torch.nn.Conv2d, torch.nn.Conv
 # or eight layers (bundled MLP, DeepNarrowMLP) a second step lifted the driven units 1-5 % more
 # than the first, a third 0.5-2 % more again: two.
 STEPS = 2
-_TARGET_SEED = 0x68E31DA4  # the secret units come from the inputs' (secret) seed, mixed
 # The second trial's share of noise in each sample's final order (0: the exact rearrangement).
 # At the bundled GEMM+ReLU, with shares in [0, 0.9) pass 54's kernel (four reads per dead column
 # of a row, its 32-row block computed in full if one looks driven) scored 8 of 10; in [0.4, 0.9)
@@ -110,18 +111,23 @@ class UnitInputs:
         self.label = PART_LABEL if part else FULL_LABEL
         self.orders: dict[int, dict[int, _Kept]] = {}
         self.found = False
+        # The driven samples and units come from the inputs' seed mixed with this secret: from
+        # the seed alone, which a kernel can read back from the inputs it was given (on the
+        # CPU, six floats of an MT19937 draw; red-team pass 57), they could be known.
+        self.salt = secrets.randbits(62)
 
     def __call__(self, get_inputs, device: torch.device, seed: int, into: list | None = None) -> list:
         inputs = generate(get_inputs, device, seed)
         orders = self.orders.get(seed)
         if orders is None:
             self.restore()
-            orders = self.orders[seed] = self._ascend(inputs, seed)
+            orders = self.orders[seed] = self._ascend(inputs, derived_seed(seed, self.salt))
         return [_made(x, orders[i]) if i in orders else x for i, x in enumerate(inputs)]
 
     def _ascend(self, inputs: list, seed: int) -> dict[int, _Kept]:
         """Per reorderable input (index), what places its driven samples' values (`_Kept`).
-        Empty where the reference has no hidden unit."""
+        Empty where the reference has no hidden unit. `seed`: the secret the samples, units and
+        shares are drawn from (the inputs' seed mixed with `salt`)."""
         self.found = False
         movable = [i for i, x in enumerate(inputs) if _reorderable(x)]
         layers = [m for m in self.model.modules() if isinstance(m, UNIT_MODULES)]
@@ -197,7 +203,7 @@ class UnitInputs:
                 break
         if self.part:  # the final order: each sample driven as far as drawn for it
             mix = torch.Generator(device=inputs[movable[0]].device).manual_seed(
-                (seed ^ _TARGET_SEED ^ 0x5EED) % (1 << 62))
+                (seed ^ 0x5EED) % (1 << 62))
             for i, g in grads.items():
                 current[i] = _Kept(moved[i], _following(g, _picked(inputs[i], moved[i]),
                                                         current[i], mix).to(torch.int32))
@@ -219,7 +225,7 @@ def _chosen(inputs: list, movable: list, cap: int, seed: int) -> torch.Tensor | 
                            and not x.is_floating_point() for x in inputs):
         return None  # (integers along the batch may index it: out of range on a slice, which
         # on a GPU is a device-side assert no fallback survives)
-    gen = torch.Generator().manual_seed((seed ^ _TARGET_SEED ^ 0xBA7C) % (1 << 62))
+    gen = torch.Generator().manual_seed((seed ^ 0xBA7C) % (1 << 62))
     return torch.randperm(batch, generator=gen)[:cap].sort().values.to(inputs[movable[0]].device)
 
 
@@ -382,7 +388,7 @@ def _targets(seen: dict, out, seed: int, cap: int | None) -> dict:
         hidden.append(k)
     if not hidden:
         return {}
-    gen = torch.Generator().manual_seed((seed ^ _TARGET_SEED) % (1 << 62))
+    gen = torch.Generator().manual_seed(seed % (1 << 62))
     offset = int(torch.randint(len(hidden), (1,), generator=gen))
     targets = {}
     for j, k in enumerate(hidden):
