@@ -2,8 +2,9 @@
 
 Every timed call gets inputs generated afresh from the task's generator with a seed of its own
 (a hash of a secret and the round: seeds.py; no round's seed tells another's), swapped into the
-argument list (one pass over memory, outside the timed interval), so memoising by pointer or by content returns stale results, whatever the inputs' structure (a triangular matrix
-stays triangular). Where generating them costs more than a quarter of the reference's runtime (a
+argument list (one pass over memory, outside the timed interval), so memoising by pointer or by
+content returns stale results, whatever the inputs' structure (a triangular matrix stays
+triangular). Where generating them costs more than a quarter of the reference's runtime (a
 memory-bound task at full size) and the task's profile showed a perturbation visible in the
 output, the inputs are made once and perturbed before every call instead (perturb.py). torch's
 seed is drawn at random again after every generation: `torch.initial_seed()` inside a call tells
