@@ -457,7 +457,7 @@ class TimedOutputSampler:
             return _REMADE
         undo = perturbation.perturb(inputs, self.key, round_)
         if self.spiked:
-            self.heights = add_spikes(inputs, (self.key + 15485863 * round_) % (1 << 62),
+            self.heights = add_spikes(inputs, derived_seed(self.key, round_),
                                       self.spiked, self.heights, undo)
         return undo
 
