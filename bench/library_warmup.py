@@ -5,7 +5,8 @@ and how much of that a tiny call made beforehand (while the process waits for it
 
 Each measurement runs in a process forked from a parent that imported torch without initialising
 CUDA, as the worker host forks its evaluation processes; the child creates its context, then
-optionally warms up as the evaluator's spare processes do (`pipeline._warm_libraries`), then times the first and second calls at KernelBench shapes.
+optionally warms up as the evaluator's spare processes do (`pipeline._warm_libraries`), then
+times the first and second calls at KernelBench shapes.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ CASES = {  # name: (make inputs on the device, the call)
     "matmul 4096": (lambda d: [torch.rand(4096, 4096, device=d)] * 2, lambda a, b: a @ b),
     "linear 128x1024->512": (lambda d: [torch.rand(128, 1024, device=d), torch.rand(512, 1024, device=d)],
                              lambda x, w: F.linear(x, w)),
-    "conv2d 128x3x32x32": (lambda d: [torch.rand(128, 3, 32, 32, device=d), torch.rand(16, 3, 3, 3, device=d)],
+    "conv2d 128x3x32x32": (lambda d: [torch.rand(128, 3, 32, 32, device=d),
+                                      torch.rand(16, 3, 3, 3, device=d)],
                            lambda x, w: F.conv2d(x, w)),
 }
 

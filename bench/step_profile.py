@@ -1,12 +1,14 @@
-"""Where a step's time goes, by evaluator function: one warm evaluation under cProfile.
+"""Where a step's time goes, by evaluator function: one evaluation under cProfile.
 
     python bench/step_profile.py [--kernelbench-dir KernelBench/KernelBench] [--only ReLU]
-                                 [--device cuda:0]
+                                 [--device cuda:0] [--fresh]
 
-Runs the pipeline in this process (no worker pool): the reference profile, one evaluation to warm
-Triton's cache and the CUDA kernels, then one evaluation profiled. Most evaluator steps end in a
-host synchronisation (`.item()`, `bool()`, `torch.cuda.synchronize`), so a function's cumulative
-time is close to its device time too. Prints, per case, the cumulative seconds and call counts
+Runs the pipeline without the worker pool: the reference profile, one evaluation to warm
+Triton's cache and the CUDA kernels, then one evaluation profiled: in this process, or with
+`--fresh` in a process forked before CUDA started, as the worker runs each step (context,
+prewarm, then the job; its first calls into Triton's kernels and vendor libraries counted).
+Most evaluator steps end in a host synchronisation (`.item()`, `bool()`,
+`torch.cuda.synchronize`), so a function's cumulative time is close to its device time too. Prints, per case, the cumulative seconds and call counts
 of the evaluator's own building blocks; overlapping rows nest (a trial's reference output holds
 the parameter restore).
 """
@@ -92,8 +94,13 @@ def profile_fresh(root: Path, task: str, kernel: str, device: str, top: int = 0,
 
 
 def _earlier_step(req, workdir: str, answers) -> None:
-    profile = profile_reference(req, workdir)
-    warm = evaluate_candidate(req, profile, workdir, lambda stage: None)
+    try:
+        profile = profile_reference(req, workdir)
+        warm = evaluate_candidate(req, profile, workdir, lambda stage: None)
+    except Exception:  # noqa: BLE001 - told to the parent, which waits for an answer
+        import traceback
+        answers.put(traceback.format_exc()[-600:])
+        return
     answers.put(profile if warm.stage == "scored" else f"{warm.error_class}: {warm.feedback[:200]}")
 
 
@@ -148,7 +155,8 @@ def _profiled(req, profile: dict, workdir: str, top: int) -> None:
               f"(provenance {provenance}; {result.stage}: {result.error_class or 'ok'})")
     if result.stage != "scored":
         print(f"  not scored: {result.error_class}: {(result.feedback or '')[:300]}")
-    print(f"  step {wall_s:.3f} s under cProfile  stages {result.stage_seconds}  candidate {result.candidate_seconds:.3f} s  "
+    print(f"  step {wall_s:.3f} s under cProfile  stages {result.stage_seconds}  "
+          f"candidate {result.candidate_seconds:.3f} s  "
           f"defence {result.defence_seconds:.3f} s  speedup {result.speedup}")
     print("  defence by kind (ms): " + ", ".join(
         f"{k} {1e3 * v:.1f}" for k, v in sorted(result.defence_breakdown.items())))

@@ -56,11 +56,12 @@ def test_kernel_gets_its_verdict_on_the_gpu(evaluator, path):
 @pytest.mark.parametrize("path", cases("adversarial"))
 def test_adversarial_kernel_is_rejected_on_the_gpu_as_on_cpu(evaluator, path):
     fields, result = evaluate(evaluator, path)
-    if fields["expect"] == "ok":
+    # `expect_gpu` where a GPU compiler stops the exploit earlier than the interpreter can, or
+    # where an exploit of the cpu evaluator's generator finds nothing to exploit on a GPU (ok)
+    expected = fields.get("expect_gpu", fields["expect"])
+    if expected == "ok":
         assert result.stage == "scored", result.feedback
         return
-    # `expect_gpu` where a GPU compiler stops the exploit earlier than the interpreter can
-    expected = fields.get("expect_gpu", fields["expect"])
     if expected == "rejected":  # a CPU-evaluator exploit: on the GPU any refusal will do
         assert result.stage != "scored", result.feedback
     else:

@@ -69,8 +69,12 @@ def output_tolerances(task_id: str | None, ref: torch.Tensor, atol: float, rtol:
     """(atol, rtol) that check_output applies to the whole of `ref`: on signed inputs whose sums
     cancel, atol at least rtol times its RMS; then a normalised task's cap (`tolerances`). A
     sampled check of an output gets the same rule as a full one (a timed call's fingerprint)."""
-    floor = rtol * rms(ref) if cancelling and (ref.is_floating_point() or ref.is_complex()) else 0.0
-    return tolerances(task_id, ref, max(atol, floor), rtol)
+    return tolerances(task_id, ref, max(atol, _cancelling_floor(ref, rtol, cancelling)), rtol)
+
+
+def _cancelling_floor(ref: torch.Tensor, rtol: float, cancelling: bool) -> float:
+    """atol's floor on signed inputs whose sums cancel: rtol times the output's RMS (`rms`)."""
+    return rtol * rms(ref) if cancelling and (ref.is_floating_point() or ref.is_complex()) else 0.0
 
 
 def _peak(t: torch.Tensor) -> float:
@@ -126,8 +130,8 @@ def check_output(out, ref, *, atol: float, rtol: float, task_id: str | None = No
         _fail("shape_mismatch", f"{label}: forward returned {len(outs)} tensors, expected {len(refs)}")
     worst = 0.0
     for o, r in zip(outs, refs):
-        floor = rtol * rms(r) if cancelling and (r.is_floating_point() or r.is_complex()) else 0.0
-        error, fused = _check_tensor(o, r, max(atol, floor), rtol, task_id, label)
+        error, fused = _check_tensor(o, r, max(atol, _cancelling_floor(r, rtol, cancelling)), rtol,
+                                     task_id, label)
         worst = max(worst, error)
         _check_normalization(o, task_id, label, fused)
     return worst

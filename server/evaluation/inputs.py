@@ -278,7 +278,7 @@ def seed_torch(seed: int, device: torch.device | None = None) -> None:
             generator.manual_seed(seed)
 
 
-EXTRA_SEED = 1000  # the extra trials' seeds are derived_seed(seed, EXTRA_SEED + j) (k < n before)
+EXTRA_SEED = 1000  # extra trial j's seed: derived_seed(seed, EXTRA_SEED + j); random trial k's: (seed, k)
 
 
 def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,

@@ -52,7 +52,7 @@ UNIT_MAX_MS = 50.0
 UNSTABLE_NOTE = ("this task's reference is numerically unstable: computed in float64 it differs "
                  "from its own float32 output beyond the tolerance, so a kernel that rounds "
                  "differently can fail it without being wrong")
-TIMING_SEED_OFFSET = 7777  # timing inputs differ from every correctness trial's
+TIMING_SEED_OFFSET = 7777  # the profile's timing-sized inputs: seeds apart from its trials'
 Progress = Callable[[str], None]
 # The reference's time is cached for every later step of its task, so it is the median of a few
 # timing rounds: some H200 hosts switch between states ~2.5 % apart for 50 ms to seconds
@@ -328,8 +328,9 @@ def _is_random(model, inputs: list) -> bool:
 
 
 def prewarm(device: torch.device) -> None:
-    """Run the evaluator's own kernels once (random inputs, clone, compare, flush, events) so a
-    spare process has loaded them before its job arrives; CUDA loads kernels lazily, per process."""
+    """Run the evaluator's own kernels once (random inputs, clone, compare, flush, events), and
+    on a GPU the vendor libraries a reference calls, so a spare process has loaded them before
+    its job arrives; CUDA loads kernels lazily, per process."""
     x = generate(lambda: [torch.rand(64, 64)], device, 0)[0]
     y = clone_inputs([x])[0]
     check_inputs_unchanged([x], [y], "prewarm")
@@ -1016,7 +1017,7 @@ def _recheck(req, reference_side, checks, cancelling: bool = False) -> None:
 
 
 def _check_fingerprint(req, label: str, fingerprint, positions, shapes, expected,
-                       cancelling: bool = False, bounds: dict | None = None) -> None:
+                       cancelling: bool, bounds: dict) -> None:
     """A timed call's output at the secret positions against the reference's there, under the
     tolerance the whole output would get. `bounds`: those tolerances for this `expected`, kept
     by the caller across the checks that share it (a normalised task's peak and a signed
@@ -1026,7 +1027,6 @@ def _check_fingerprint(req, label: str, fingerprint, positions, shapes, expected
     if fingerprint is None or [r.shape for r in refs] != shapes:
         raise StageFailure(CORRECTNESS, "shape_mismatch", f"{label}: output shapes "
                            f"{shapes} differ from the reference's {[tuple(r.shape) for r in refs]}")
-    bounds = {} if bounds is None else bounds
     if cancelling not in bounds:
         bounds[cancelling] = [output_tolerances(req.task_id, ref, req.atol, req.rtol, cancelling)
                               for ref in refs]

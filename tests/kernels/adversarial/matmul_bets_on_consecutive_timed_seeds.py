@@ -1,5 +1,6 @@
 # task: level1/1_Square_matrix_multiplication_
 # expect: output_mismatch
+# expect_gpu: ok
 # why: red-team pass 57. The step's seeds were consecutive (timed round r: input_seed + 7777 + r;
 #      trials input_seed + k, input_seed < 2^31), and a call's seed can be read back from its
 #      inputs: on the CPU torch.rand is MT19937, each float32 the low 24 bits of one tempered
@@ -8,13 +9,15 @@
 #      one, the seeding recurrence inverted 228 times); on a GPU, Philox keys under 2^31 fall to
 #      a search. At the first timed call (an untimed warm-up) this model recovers that round's
 #      seed, makes the next 8 rounds' inputs itself (MT19937 emulated in Triton) and computes
-#      their products; each later timed call returns the product kept for "seed + 1" (a K-loop
-#      of zero trips: an O(N^2) copy for an O(N^3) GEMM; past the 8th, the 8th's; on a GPU,
-#      whose Philox draws name no MT19937 seed, the products of its MT19937 draws). Its sibling comparing the recovered
-#      seed with the kept ones scored with right outputs (a hit marked +1 failed the last timed
-#      call: the timed calls took the kept path). Every seed of a step is now drawn from a
-#      secret 62-bit one through a hash (seeds.derived_seed; the unit trials' units from a
-#      secret salt too), so no call's seed tells another's: the kept products are stale.
+#      their products; each later timed call whose seed it recovers returns the product kept
+#      for "seed + 1" (a K-loop of zero trips: an O(N^2) copy for an O(N^3) GEMM). It scored 6
+#      of 6 then; its sibling comparing the recovered seed with the kept ones scored with right
+#      outputs (a hit marked +1 failed the last timed call: the timed calls took the kept
+#      path). Every seed of a step is now a hash of a secret 62-bit one (seeds.derived_seed;
+#      the unit trials' units mixed with a secret salt too): no call's seed tells another's,
+#      and the kept products are stale. On a GPU its MT19937 search finds no seed in Philox
+#      draws and it computes every call, so it scores there (a Philox key search is the GPU's
+#      form of the attack, which 62-bit seeds put out of reach).
 import torch
 import torch.nn as nn
 import triton
@@ -142,8 +145,8 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, seed_ptr, kept_seed_ptr, kept_ptr, N, bet
         s = tl.load(seed_ptr)
         kept = tl.load(kept_seed_ptr + tl.arange(0, KEPT))
         slot = tl.max(tl.where((kept == s) & (s >= 0), tl.arange(0, KEPT), -1), axis=0)
-        if bet >= 0:  # no check that the seed is the predicted one, nor that one was found
-            slot = bet
+        if bet >= 0:  # no check that the seed is the predicted one: any seed recovered will do
+            slot = tl.where(s >= 0, bet, -1)
         tiles = tl.where(slot >= 0, 0, tiles)
     acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
     for kt in range(0, tiles):
@@ -197,7 +200,7 @@ class ModelNew(nn.Module):
         self.calls += 1
         seed_kernel[(1,)](A, self.p, self.null, self.seed)
         ahead = self.calls - CORRECTNESS_CALLS - 2  # timed round r = call 7 + r: kept slot r - 2
-        out = self._matmul(A, B, True, bet=min(ahead, AHEAD - 1) if BET and ahead >= 0 else -1)
+        out = self._matmul(A, B, True, bet=ahead if BET and 0 <= ahead < AHEAD else -1)
         if self.calls == CORRECTNESS_CALLS + 1:  # the first timed call: an untimed warm-up
             total = 2 * n * n
             for r in range(1, AHEAD + 1):
