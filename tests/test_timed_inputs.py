@@ -148,7 +148,7 @@ def test_positions_are_drawn_for_every_call_after_it_returns_and_kept_off_the_de
         sampler.refresh()
         sampler.observe(honest_only_where_known(*sampler.inputs, call))
         latest = sampler.fingerprints[-1]
-        assert latest.values[0].device.type == "cpu" and latest.drawn.device.type == "cpu"
+        assert latest.values[0].device.type == "cpu" and isinstance(latest.drawn, int)
         known = sampler._redrawn(latest)[0][0]  # where the call just made was fingerprinted
     first, second = (sampler._redrawn(p)[0][0] for p in sampler.fingerprints[:2])
     assert not torch.equal(first, second)
@@ -859,3 +859,19 @@ def test_rechecks_sharing_a_reference_output_share_its_tolerance_and_check_outpu
     with pytest.raises(StageFailure):
         pipeline._recheck(req, side, [check("a", [x], error=error, cancelling=True)])
     pipeline._recheck(req, side, [check("a", [x], cancelling=True)])
+
+
+def test_each_fingerprint_draws_its_positions_from_a_seed_of_its_own():
+    """Red-team pass 58: one generator's state, saved (get_state) before each fingerprint, was
+    left in a freed heap buffer that a kernel's torch.empty could be handed on the cpu
+    evaluator, and it named every later call's positions. Each fingerprint now seeds its
+    positions afresh from a secret: the stream after one call's positions is not the next's."""
+    sampler = TimedOutputSampler(lambda: [torch.rand(512, 512)], [], CPU, seed=3)
+    run_calls(sampler, lambda x: x * 2, 4)
+    prints = sampler.fingerprints
+    assert len({p.drawn for p in prints}) == len(prints) and all(isinstance(p.drawn, int) for p in prints)
+    for earlier, later in zip(prints, prints[1:]):
+        gen = torch.Generator().manual_seed(earlier.drawn)
+        assert torch.equal(sampler._positions_of(None, gen)[0][0], sampler._redrawn(earlier)[0][0])
+        continued = sampler._positions_of(None, gen)[0][0]  # what the same stream draws next
+        assert not torch.equal(continued, sampler._redrawn(later)[0][0])

@@ -9,8 +9,8 @@ memory-bound task at full size) and the task's profile showed a perturbation vis
 output, the inputs are made once and perturbed before every call instead (perturb.py). torch's
 seed is drawn at random again after every generation: `torch.initial_seed()` inside a call tells
 nothing about its inputs or the next call's. Outputs are fingerprinted (their values at secret
-positions, drawn once the call has returned and kept on the host with the generator's state that
-draws them again): a uniform sample of the calls, kept by reservoir sampling (each call joins it
+positions, drawn once the call has returned from a secret seed of their own, kept on the host,
+that draws them again): a uniform sample of the calls, kept by reservoir sampling (each call joins it
 with a probability decided after it returned); afterwards the last call is checked against the
 reference in full, and CHECKED_CALLS others, drawn uniformly from an unobservable source, at
 their positions, on inputs made again from their seeds or rounds (generation and perturbation
@@ -128,8 +128,8 @@ class TimedCheck:
 class _Print:
     """One call's fingerprint: its output's values at secret positions (None: not the first
     call's shapes, which fails its check), drawn after the call returned and kept in host
-    memory; the positions are drawn again for its check from the generator's state (`drawn`,
-    host memory too). Nothing the re-checks trust stays in device memory, where a later call's
+    memory; the positions are drawn again for its check from their secret seed (`drawn`, host
+    memory too). Nothing the re-checks trust stays in device memory, where a later call's
     kernel could read or overwrite it (red-team pass 43: positions drawn once and kept on the
     device told a kernel where to be honest). On a row-separable task the positions lie in the
     call's own rows (the secret ones, shifted for this call)."""
@@ -137,7 +137,7 @@ class _Print:
     used: object  # the call's round, or the copy of its inputs
     values: list | None
     always: bool = False
-    drawn: torch.Tensor | None = None  # the generator's state before the positions were drawn
+    drawn: int | None = None  # the secret seed its positions were drawn from
     shift: int | None = None  # a row-separable task's secret rows are shifted by this for it
     extra: bool = False  # a round on extra inputs (EXTRA_SHARE): always re-checked
     kind: int | None = None  # which extra kind (an index into the sampler's extras)
@@ -174,8 +174,13 @@ class TimedOutputSampler:
         self.replayable = (is_replayable(get_inputs, device, self.seed)
                            if replayable is None else replayable)
         self.current = None  # the copy of this call's inputs, when not replayable
-        # Fingerprint and spoiled positions: drawn from a secret seed (host-side state).
+        # Spoiled positions: drawn from a secret seed (host-side state). Each fingerprint's
+        # positions come from a secret seed of their own (`_Print.drawn`), seeding `print_gen`:
+        # saving a generator's state (get_state) left it in a freed heap buffer, which on the
+        # cpu evaluator a kernel's torch.empty could be handed, and the state names every later
+        # call's positions (red-team pass 58, seen in part).
         self.gen = torch.Generator(device=device).manual_seed(secrets.randbits(62))
+        self.print_gen = torch.Generator(device=device)
         # Perturbing: the inputs are made once (copied too when not replayable) and changed
         # before every call at positions drawn from a secret key. The re-checked calls' inputs
         # are derived from one trusted copy made afterwards (`work`), a round at a time.
@@ -294,8 +299,8 @@ class TimedOutputSampler:
         if outs is None or [o.shape for o in outs] != self.shapes:
             return _Print(label, used, None, always, call=self.calls)
         shift = None if self.row_count is None or anywhere else self.rng.randrange(self.shapes[0][0])
-        drawn = self.gen.get_state()
-        positions, _ = self._positions_of(self.rows(shift), self.gen)
+        drawn = secrets.randbits(62)
+        positions, _ = self._positions_of(self.rows(shift), self.print_gen.manual_seed(drawn))
         values = [gather(o, idx).cpu() for o, idx in zip(outs, positions)]
         return _Print(label, used, values, always, drawn, shift, call=self.calls)
 
@@ -321,9 +326,7 @@ class TimedOutputSampler:
         return [positions for positions, _ in layouts], [within for _, within in layouts]
 
     def _redrawn(self, p: _Print) -> tuple[list, list | None]:
-        gen = torch.Generator(device=self.device)
-        gen.set_state(p.drawn)
-        return self._positions_of(self.rows(p.shift), gen)
+        return self._positions_of(self.rows(p.shift), self.print_gen.manual_seed(p.drawn))
 
     def _stratified_rows(self) -> None:
         """row_count distinct rows in increasing order, one in each of as many equal stretches
