@@ -278,7 +278,8 @@ def seed_torch(seed: int, device: torch.device | None = None) -> None:
             generator.manual_seed(seed)
 
 
-EXTRA_SEED = 1000  # extra trial j's seed: derived_seed(seed, EXTRA_SEED + j); random trial k's: (seed, k)
+# random trial k's seed is derived_seed(seed, k); extra trial j's derived_seed(seed, EXTRA_SEED + j)
+EXTRA_SEED = 1000
 
 
 def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,

@@ -10,9 +10,9 @@ output, the inputs are made once and perturbed before every call instead (pertur
 seed is drawn at random again after every generation: `torch.initial_seed()` inside a call tells
 nothing about its inputs or the next call's. Outputs are fingerprinted (their values at secret
 positions, drawn once the call has returned from a secret seed of their own, kept on the host,
-that draws them again): a uniform sample of the calls, kept by reservoir sampling (each call joins it
-with a probability decided after it returned); afterwards the last call is checked against the
-reference in full, and CHECKED_CALLS others, drawn uniformly from an unobservable source, at
+that draws them again): a uniform sample of the calls, kept by reservoir sampling (each call
+joins it with a probability decided after it returned); afterwards the last call is checked
+against the reference in full, and CHECKED_CALLS others, drawn uniformly from an unobservable source, at
 their positions, on inputs made again from their seeds or rounds (generation and perturbation
 are deterministic), so no call pays for a copy of its inputs or its output. On a task whose
 output rows depend only on the same rows of some inputs (the profile shows it:
