@@ -12,13 +12,13 @@ nothing about its inputs or the next call's. Outputs are fingerprinted (their va
 positions, drawn once the call has returned from a secret seed of their own, kept on the host,
 that draws them again): a uniform sample of the calls, kept by reservoir sampling (each call
 joins it with a probability decided after it returned); afterwards the last call is checked
-against the reference in full, and CHECKED_CALLS others, drawn uniformly from an unobservable source, at
-their positions, on inputs made again from their seeds or rounds (generation and perturbation
-are deterministic), so no call pays for a copy of its inputs or its output. On a task whose
-output rows depend only on the same rows of some inputs (the profile shows it:
+against the reference in full, and CHECKED_CALLS others, drawn uniformly from an unobservable
+source, at their positions, on inputs made again from their seeds or rounds (generation and
+perturbation are deterministic), so no call pays for a copy of its inputs or its output. On a
+task whose output rows depend only on the same rows of some inputs (the profile shows it:
 `separable_rows`), each call's fingerprint lies in a secret 1/ROW_SHARE of the rows (one per
-stretch of the batch, shifted by a secret amount for every call), and a sampled call's
-reference runs on those rows alone.
+stretch of the batch, shifted by a secret amount for every call), and a sampled call's reference
+runs on those rows alone.
 """
 
 from __future__ import annotations
