@@ -122,6 +122,62 @@ def test_a_spare_forked_while_another_process_fills_the_gpu_gets_its_context_aft
     assert "context: 4.0" in spare.stdout, spare.stdout + spare.stderr[-2000:]
 
 
+FILLER = """
+import time, torch
+held, size = [], 1 << 40
+while size >= 1 << 20:  # every block the device has left, as the adversarial memory hog does
+    try:
+        held.append(torch.empty(size, dtype=torch.uint8, device="cuda"))
+    except torch.OutOfMemoryError:
+        size //= 2
+print("full", flush=True)
+time.sleep(3)
+"""
+
+WARMING_SPARE = """
+import sys, torch
+from server.evaluation.children import _context, _warm, _warm_again
+device = torch.device("cuda")
+assert _context(device) is None
+print("context", flush=True)
+sys.stdin.readline()  # the other process has filled the device
+unwarmed = _warm(device)
+print("first warm-up failed:", unwarmed is not None, flush=True)
+if unwarmed is not None:
+    _warm_again(device, unwarmed)
+print("warmed:", float(torch.ones(4, device=device).sum()), flush=True)
+"""
+
+
+def test_a_spare_whose_warm_up_finds_the_gpu_full_warms_once_the_memory_is_back():
+    """A spare makes its context, then a step beside it fills the GPU (tests2 on the H200: the
+    memory hog's 139 GiB made the next step's spare fail its warm-up, and that step failed to
+    start, internal_error). The warm-up is tried again once the job arrives, until that step's
+    process has given the memory back (children._warm_again)."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    spare = subprocess.Popen([sys.executable, "-c", WARMING_SPARE], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    filler = None
+    try:
+        assert spare.stdout.readline() == "context\n", spare.stderr.read()[-2000:]
+        filler = subprocess.Popen([sys.executable, "-c", FILLER], stdout=subprocess.PIPE, cwd=ROOT)
+        assert filler.stdout.readline() == b"full\n"
+        spare.stdin.write("go\n")
+        spare.stdin.flush()
+        out, err = spare.communicate(timeout=120)
+    finally:
+        for process in (spare, filler):
+            if process is not None:
+                process.kill()
+                process.wait()
+    assert "first warm-up failed: True" in out, out + err[-2000:]
+    assert "warmed: 4.0" in out, out + err[-2000:]
+
+
 def test_a_steps_compiled_kernels_leave_the_shared_cache_alone(evaluator):
     """An RL loop compiles a new kernel every step: the step's compiles go to its own folder
     (step_cache.py), so the shared Triton cache, which the server keeps for days, gains none."""

@@ -859,3 +859,33 @@ def test_a_job_waits_for_exiting_processes_only_where_their_memory_is_missing():
     assert 0.2 < waited < 5 and exiting.poll() is not None  # until it had exited (a zombie)
     assert exiting.pid not in children.exiting()  # collected
     assert children.await_exits([exiting.pid], free_share=0.1) < 0.05  # gone: nothing to wait for
+
+
+def test_a_warm_up_that_failed_is_tried_again_until_it_works_and_then_reported(monkeypatch):
+    """A spare whose warm-up found no memory (a step beside it held the device) warms again once
+    its job arrives, until it works; one that never works is the evaluator's failure, named with
+    the first error (tests/test_gpu.py runs it beside a process that fills an H200)."""
+    import torch
+
+    from server.evaluation import children, pipeline
+
+    attempts = []
+
+    def short_of_memory(device):
+        attempts.append(device)
+        if len(attempts) < 3:
+            raise torch.OutOfMemoryError(f"attempt {len(attempts)}: out of memory")
+
+    monkeypatch.setattr(pipeline, "prewarm", short_of_memory)
+    first = children._warm(torch.device("cpu"))
+    assert isinstance(first, torch.OutOfMemoryError)
+    children._warm_again(torch.device("cpu"), first)
+    assert len(attempts) == 3
+
+    def never(device):
+        raise torch.OutOfMemoryError("still out of memory")
+
+    monkeypatch.setattr(pipeline, "prewarm", never)
+    monkeypatch.setattr(children, "CONTEXT_RETRY_S", 0.3)
+    with pytest.raises(RuntimeError, match="warm-up failed on cpu for 0 s.*attempt 1: out of memory"):
+        children._warm_again(torch.device("cpu"), first)

@@ -387,7 +387,7 @@ def _await_job(job_r: int, device: str, forked: float, progress):
     long its delivery took."""
     import torch
 
-    from .pipeline import evaluate_candidate, prewarm, profile_reference
+    from .pipeline import evaluate_candidate, profile_reference
 
     dev = torch.device(device)
     failed = _context(dev)  # creates the context; launches nothing
@@ -398,8 +398,7 @@ def _await_job(job_r: int, device: str, forked: float, progress):
         if pipe.readline() != WARM_LINE:  # Spare.send warms first
             raise RuntimeError("the worker host broke the spare's protocol")
         told = time.monotonic()
-        if not failed:
-            prewarm(dev)
+        unwarmed = None if failed else _warm(dev)
         ready = time.monotonic()
         notice = pipe.readline()
         if not notice.startswith(JOB_LINE):
@@ -416,7 +415,10 @@ def _await_job(job_r: int, device: str, forked: float, progress):
         if failed:  # the step before this one is over now: its memory is being given back
             _context_again(dev, failed)
             _confine_writes(os.getcwd())
-            prewarm(dev)
+            _warm_again(dev, None)
+            ready = time.monotonic()
+        elif unwarmed is not None:  # the same, for memory its warm-up found missing
+            _warm_again(dev, unwarmed)
             ready = time.monotonic()
 
         def paced(stage: str) -> None:
@@ -461,6 +463,38 @@ def _context(dev) -> BaseException | None:
     except RuntimeError as exc:  # torch.AcceleratorError is one
         return exc
     return None
+
+
+def _warm(dev) -> BaseException | None:
+    """Warm the evaluator's kernels (pipeline.prewarm); the error if that cannot be done now. A
+    spare forked beside a step whose submission holds nearly all GPU memory can make its context
+    and then find no memory for its warm-up (on the H200, after a kernel that allocated 139 GiB:
+    the next step failed to start, internal_error). It warms again once that step is over."""
+    from .pipeline import prewarm
+
+    try:
+        prewarm(dev)
+    except RuntimeError as exc:  # torch.OutOfMemoryError and torch.AcceleratorError are ones
+        return exc
+    return None
+
+
+def _warm_again(dev, first: BaseException | None) -> None:
+    """Warm up until it works (the earlier step's memory is being given back), for as long as
+    a context is retried; past that, the evaluator's failure, with the first error."""
+    deadline = time.monotonic() + CONTEXT_RETRY_S
+    while True:
+        if dev.type == "cuda":
+            import torch
+
+            torch.cuda.empty_cache()  # what the failed attempt had cached
+        error = _warm(dev)
+        if error is None:
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the evaluator's warm-up failed on {dev} for {CONTEXT_RETRY_S:.0f} s "
+                               f"after the job arrived: {first or error}")
+        time.sleep(0.1)
 
 
 def _context_again(dev, first: BaseException) -> None:
