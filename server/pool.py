@@ -32,6 +32,11 @@ ENV_ALLOWLIST = (
     "CUDA_DEVICE_ORDER",  # how CUDA_VISIBLE_DEVICES's indices count, as in the server's own process
 )
 ROOT = Path(__file__).resolve().parent.parent
+# glibc's tunables for the worker hosts (read when a process starts; its forks inherit them):
+# freed chunks set to 0xA5 as they are freed, new ones (but calloc's) to 0x5A, and no per-thread
+# cache, whose chunks (up to ~1 KiB) are exempt. An evaluation's host memory a submission's
+# torch.empty is handed then holds none of what the evaluator freed (secret_memory.py).
+MALLOC_TUNABLES = "glibc.malloc.perturb=165:glibc.malloc.tcache_count=0"
 START_TIMEOUT_S = 180.0
 
 
@@ -40,6 +45,9 @@ def scrubbed_env(device: str, visible: str | None = None) -> dict:
     env = {k: v for k, v in os.environ.items() if k in ENV_ALLOWLIST}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env["PYTHONUNBUFFERED"] = "1"
+    # freed host memory overwritten as it is freed: no evaluator secret reaches a submission's
+    # torch.empty that way (server/evaluation/secret_memory.py)
+    env["GLIBC_TUNABLES"] = MALLOC_TUNABLES
     if device.startswith("cuda:"):
         # The worker sees only its GPU, as cuda:0; timing never shares a device.
         env["CUDA_VISIBLE_DEVICES"] = visible or device.split(":")[1]

@@ -197,3 +197,31 @@ def test_a_steps_compiled_kernels_leave_the_shared_cache_alone(evaluator):
     result = evaluator.evaluate(source, (BUNDLED / "level1/19_ReLU.py").read_text(), task_id="level1/19_ReLU")
     assert result.stage == "scored", result.feedback
     assert kernel_files() == before
+
+
+@pytest.mark.parametrize("made_by", ["the calling thread", "autograd's backward"])
+def test_memory_freed_in_secret_allocations_reaches_no_allocation_outside_them(made_by):
+    """The evaluator's secrets (a unit trial's gradients, perturbed and spoiled positions) are
+    made in a private pool (secret_memory.py): freed, the caching allocator hands them on to
+    no torch.empty outside it, whichever thread allocated them (the backward runs on autograd's
+    device thread); without it, the next allocation of the size holds them."""
+    import contextlib
+
+    from server.evaluation.secret_memory import secret_allocations
+
+    device, n = torch.device("cuda"), 1 << 20
+
+    def found_after(secret: bool) -> bool:
+        with secret_allocations(device) if secret else contextlib.nullcontext():
+            if made_by == "the calling thread":
+                made = torch.full((n,), 1234.5, device=device)
+            else:
+                x = torch.ones(n, device=device, requires_grad=True)
+                made = torch.autograd.grad(x.mul(1234.5).sum(), x)[0]
+            assert bool((made == 1234.5).all())
+            del made
+        later = [torch.empty(n, device=device) for _ in range(8)]
+        return any(bool((t == 1234.5).any()) for t in later)
+
+    assert not found_after(secret=True)
+    assert found_after(secret=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import platform
 import threading
 import time
 import warnings
@@ -889,3 +890,37 @@ def test_a_warm_up_that_failed_is_tried_again_until_it_works_and_then_reported(m
     monkeypatch.setattr(children, "CONTEXT_RETRY_S", 0.3)
     with pytest.raises(RuntimeError, match="warm-up failed on cpu for 0 s.*attempt 1: out of memory"):
         children._warm_again(torch.device("cpu"), first)
+
+
+FREED_PROBE = """
+import torch
+reused = 0
+for n in (200, 5000, 100_000, 3_000_000):  # the thread cache's sizes, the heap's, mmap's
+    for _ in range(10):
+        kept = torch.full((n,), 1234.5)
+        del kept
+        reused += int(bool((torch.empty(n) == 1234.5).any()))
+print(reused)
+"""
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc tunables")
+def test_host_memory_an_evaluation_frees_reaches_no_later_allocation():
+    """Red-team pass 59 read a unit trial's driven units out of memory the evaluator had freed,
+    through the candidate's torch.empty. Worker hosts run with malloc perturbation: what is freed
+    is overwritten as it is freed, so a later allocation of the same size holds none of it
+    (without the setting, most of them do)."""
+    import subprocess
+    import sys
+
+    from server.pool import ROOT, scrubbed_env
+
+    def reused(env) -> int:
+        done = subprocess.run([sys.executable, "-c", FREED_PROBE], env=env, cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return int(done.stdout.strip())
+
+    env = scrubbed_env("cpu")
+    assert reused(env) == 0
+    assert reused({k: v for k, v in env.items() if k != "GLIBC_TUNABLES"}) > 20

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import torch
 
+from .secret_memory import secret_allocations
 from .seeds import derived_seed
 
 PERTURBED = 1 << 16  # elements per tensor and round
@@ -42,11 +43,13 @@ def perturb(inputs: list, key: int, round_: int) -> list:
         count = min(PERTURBED, n)
         gen = _generator(x.device)
         gen.manual_seed(derived_seed(key, (round_ << 16) + i))  # (no round's tells the next's)
-        where = one_per_stretch(count, n // count, x.device, gen)
-        source = torch.randint(0, n, (count,), generator=gen, device=x.device)
-        flat = x.view(-1)
-        undo.append((flat, where, flat.index_select(0, where)))  # read before the scatter
-        flat.index_copy_(0, where, flat.index_select(0, source))
+        with secret_allocations(x.device):  # the positions, freed, would name the change
+            where = one_per_stretch(count, n // count, x.device, gen)
+            source = torch.randint(0, n, (count,), generator=gen, device=x.device)
+            flat = x.view(-1)
+            undo.append((flat, where, flat.index_select(0, where)))  # read before the scatter
+            flat.index_copy_(0, where, flat.index_select(0, source))
+            del source
     return undo
 
 

@@ -36,6 +36,7 @@ from .correctness import (NORMALIZED_ATOL_SCALE, check_inputs_unchanged, clone_i
 from .input_placement import InputPlacer
 from .inputs import add_spikes, generate, same_for_every_seed
 from .inputs import replayable as is_replayable
+from .secret_memory import secret_allocations
 from .seeds import derived_seed
 
 # Generating a call's inputs may cost up to this share of the reference's runtime; above it (a
@@ -319,11 +320,12 @@ class TimedOutputSampler:
         """Per output, FINGERPRINTED positions into its elements, and on a row-separable task
         their indices into the given rows' stacked elements too; drawn from `gen` (whose state
         before a print's drawing gives that print's positions again)."""
-        if rows is None:
-            return [_positions_in(shape, FINGERPRINTED, gen, self.device) for shape in self.shapes], None
-        on_device = rows.to(self.device)
-        layouts = [_row_layout(shape, on_device, FINGERPRINTED, gen, self.device) for shape in self.shapes]
-        return [positions for positions, _ in layouts], [within for _, within in layouts]
+        with secret_allocations(self.device):  # (secret_memory.py)
+            if rows is None:
+                return [_positions_in(shape, FINGERPRINTED, gen, self.device) for shape in self.shapes], None
+            on_device = rows.to(self.device)
+            layouts = [_row_layout(shape, on_device, FINGERPRINTED, gen, self.device) for shape in self.shapes]
+            return [positions for positions, _ in layouts], [within for _, within in layouts]
 
     def _redrawn(self, p: _Print) -> tuple[list, list | None]:
         return self._positions_of(self.rows(p.shift), self.print_gen.manual_seed(p.drawn))
@@ -614,8 +616,9 @@ def _spoil(out, inputs: list, gen: torch.Generator) -> None:
         bad = float("nan") if o.is_floating_point() else torch.iinfo(o.dtype).min
         if not o.numel() or shares_memory(o, inputs):
             continue
-        # an output made under torch.inference_mode may be written in place only there
-        with torch.inference_mode(o.is_inference()):
+        # an output made under torch.inference_mode may be written in place only there; the
+        # positions, freed, would tell the next call what to mend (secret_memory.py)
+        with torch.inference_mode(o.is_inference()), secret_allocations(o.device):
             if o.is_contiguous():  # the common case in two launches: a few-µs kernel's
                 o.view(-1).index_fill_(0, _positions(o, POISONED, gen), bad)  # ~90 a step
             else:

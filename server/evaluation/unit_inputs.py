@@ -36,6 +36,7 @@ from typing import Callable
 import torch
 
 from .inputs import generate
+from .secret_memory import secret_allocations
 from .seeds import derived_seed
 
 # (A transposed convolution's output positions a kernel's extent apart read disjoint inputs too.)
@@ -121,7 +122,8 @@ class UnitInputs:
         orders = self.orders.get(seed)
         if orders is None:
             self.restore()
-            orders = self.orders[seed] = self._ascend(inputs, derived_seed(seed, self.salt))
+            with secret_allocations(device):  # its gradients name the driven units (pass 59)
+                orders = self.orders[seed] = self._ascend(inputs, derived_seed(seed, self.salt))
         return [_made(x, orders[i]) if i in orders else x for i, x in enumerate(inputs)]
 
     def _ascend(self, inputs: list, seed: int) -> dict[int, _Kept]:
