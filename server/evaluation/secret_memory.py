@@ -5,13 +5,17 @@ A tensor the evaluator frees goes back to an allocator that serves the candidate
 ascent's gradients: the driven units' weight rows) out of freed memory on the cpu evaluator and
 computed only those of the columns it skipped. Two allocators, two answers:
 - the host's (glibc malloc, the cpu evaluator's tensors): worker hosts run with malloc
-  perturbation and without the thread cache (pool.MALLOC_TUNABLES), so every
-  freed chunk is overwritten as it is freed and a new one is filled with a fixed byte;
+  perturbation and without the thread cache (pool.MALLOC_TUNABLES), so every freed chunk is
+  overwritten as it is freed and a new one is filled with a fixed byte;
 - the GPU's (the caching allocator, which hands freed blocks back unwritten): the secret-making
-  work runs inside `secret_allocations`, whose allocations, on every thread (the backward runs
-  on autograd's device thread), come from a private pool of this process's that no allocation
-  outside it draws from. The pool lives as long as the process (a step's): its blocks are never
-  given back to the driver, whose next allocation could hand them on unwritten.
+  work runs inside `secret_allocations`, whose allocations come from a private pool of this
+  process's that no allocation outside it draws from (the H200: a freed tensor made there was
+  never handed to a later torch.empty outside). The routing reaches the calling thread only,
+  and autograd runs a GPU backward on a device thread of its own (the H200: a gradient made
+  there was handed on, session 31), so gradients are taken with `secret_grad`, whose backward
+  runs on the calling thread (not yet run on a GPU). The pool lives as long as the process (a
+  step's): its blocks are never given back to the driver, whose next allocation could hand
+  them on unwritten.
 """
 
 from __future__ import annotations
@@ -24,6 +28,10 @@ _pools: dict[int, object] = {}  # device index -> its private torch.cuda.MemPool
 _depth: dict[int, int] = {}
 
 
+def _index(device: torch.device) -> int:
+    return device.index if device.index is not None else torch.cuda.current_device()
+
+
 @contextlib.contextmanager
 def secret_allocations(device: torch.device):
     """Route the device's allocations to this process's private pool for the block (a no-op on
@@ -31,13 +39,13 @@ def secret_allocations(device: torch.device):
     if device.type != "cuda":
         yield
         return
-    index = device.index if device.index is not None else torch.cuda.current_device()
+    index = _index(device)
     if index not in _pools:
         _pools[index] = torch.cuda.MemPool()
     pool = _pools[index]
     outer = _depth.get(index, 0) == 0
     if outer:
-        torch._C._cuda_beginAllocateToPool(index, pool.id)  # every thread's, every stream's
+        torch._C._cuda_beginAllocateToPool(index, pool.id)  # (not autograd's thread: secret_grad)
     _depth[index] = _depth.get(index, 0) + 1
     try:
         yield
@@ -45,3 +53,17 @@ def secret_allocations(device: torch.device):
         _depth[index] -= 1
         if outer:
             torch._C._cuda_endAllocateToPool(index, pool.id)
+
+
+def secret_grad(output: torch.Tensor, inputs: list, device: torch.device, **kwargs):
+    """torch.autograd.grad(output, inputs, **kwargs) with its backward on the calling thread,
+    where `secret_allocations` routes it (on every device: the CPU's tests run the same call)."""
+    try:
+        with torch.autograd.set_multithreading_enabled(False):
+            return torch.autograd.grad(output, inputs, **kwargs)
+    except RuntimeError:
+        if device.type != "cuda":
+            raise
+        # Not yet run on a GPU (session 31's device time ran out): should the single-threaded
+        # backward fail there, the gradient is still the ascent's (on autograd's own thread)
+        return torch.autograd.grad(output, inputs, **kwargs)

@@ -36,7 +36,7 @@ from typing import Callable
 import torch
 
 from .inputs import generate
-from .secret_memory import secret_allocations
+from .secret_memory import secret_allocations, secret_grad
 from .seeds import derived_seed
 
 # (A transposed convolution's output positions a kernel's extent apart read disjoint inputs too.)
@@ -185,7 +185,8 @@ class UnitInputs:
             objective = sum(_driven(seen[k], *targets[k]) for k in targets)
             if not torch.is_tensor(objective) or not objective.requires_grad:
                 return {}  # the units do not depend on the inputs through autograd
-            found = torch.autograd.grad(objective, [leaves[i] for i in movable], allow_unused=True)
+            found = secret_grad(objective, [leaves[i] for i in movable], inputs[movable[0]].device,
+                                allow_unused=True)
             del leaves, out, objective
             seen.clear()
             for i, g in zip(movable, found):
