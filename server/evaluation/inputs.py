@@ -7,6 +7,7 @@ that separate honest kernels from such shortcuts. Timing keeps the original gene
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import re
@@ -16,6 +17,7 @@ from typing import Callable, Iterator
 
 import torch
 
+from .cpu_draws import PhiloxDraws
 from .perturb import one_per_stretch
 from .seeds import derived_seed
 
@@ -253,7 +255,8 @@ def generate(get_inputs: Callable[[], list], device: torch.device, seed: int) ->
     torch is seeded at random afterwards: `torch.initial_seed()` in a later call must not name
     the seed these inputs came from (nor, by counting, the next ones')."""
     seed_torch(seed, device)
-    with torch.device(device):
+    draws = PhiloxDraws(seed) if device.type == "cpu" else contextlib.nullcontext()
+    with torch.device(device), draws:  # (on the CPU, not MT19937's draws: cpu_draws.py)
         inputs = list(get_inputs())
     inputs = [x.to(device) if torch.is_tensor(x) else x for x in inputs]
     _unseed()

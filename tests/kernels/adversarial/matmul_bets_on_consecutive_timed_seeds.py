@@ -1,6 +1,5 @@
 # task: level1/1_Square_matrix_multiplication_
-# expect: output_mismatch
-# expect_gpu: ok
+# expect: ok
 # why: red-team pass 57. The step's seeds were consecutive (timed round r: input_seed + 7777 + r;
 #      trials input_seed + k, input_seed < 2^31), and a call's seed can be read back from its
 #      inputs: on the CPU torch.rand is MT19937, each float32 the low 24 bits of one tempered
@@ -15,9 +14,10 @@
 #      outputs (a hit marked +1 failed the last timed call: the timed calls took the kept
 #      path). Every seed of a step is now a hash of a secret 62-bit one (seeds.derived_seed;
 #      the unit trials' units mixed with a secret salt too): no call's seed tells another's,
-#      and the kept products are stale. On a GPU its MT19937 search finds no seed in Philox
-#      draws and it computes every call, so it scores there (a Philox key search is the GPU's
-#      form of the attack, which 62-bit seeds put out of reach).
+#      and the kept products are stale (refused, output_mismatch). Since session 31 the cpu
+#      evaluator's draws come from Philox too (cpu_draws.py): on either evaluator its MT19937
+#      search finds no seed and it computes every call, so it scores (expect: ok). Were the
+#      CPU's inputs MT19937's stream again, it would bet and be refused: this test would fail.
 import torch
 import torch.nn as nn
 import triton
