@@ -48,12 +48,15 @@ def test_the_cpu_evaluators_draws_follow_the_seed_and_keep_the_distributions():
         return [torch.rand(256, 64), torch.randn(256, 64), torch.randint(3, 9, (4096,)),
                 torch.empty(4096).uniform_(-2, 2), torch.rand_like(torch.ones(8, 8)),
                 torch.tril(torch.rand(16, 16)), torch.rand(64, dtype=torch.float64),
-                torch.rand(4, generator=torch.Generator().manual_seed(7))]
+                torch.rand(4, generator=torch.Generator().manual_seed(7)),
+                torch.rand(size=(3, 2)), torch.randn(()), torch.randint(0, 10, (5,), dtype=torch.float32)]
 
     first, again, other = (generate(get_inputs, CPU, seed) for seed in (11, 11, 12))
     assert all(torch.equal(x, y) for x, y in zip(first, again))  # replays and re-checks
-    assert not any(torch.equal(x, y) for x, y in zip(first[:-1], other[:-1]))
-    uniform, normal, integers, spread, like, lower, doubles, own = first
+    assert not any(torch.equal(x, y) for x, y in zip(first[:7], other[:7]))
+    uniform, normal, integers, spread, like, lower, doubles, own, keyword, scalar, floats = first
+    assert keyword.shape == (3, 2) and scalar.shape == () and floats.dtype == torch.float32
+    assert torch.equal(floats, floats.round()) and 0 <= float(floats.min()) and float(floats.max()) < 10
     assert 0 <= float(uniform.min()) and float(uniform.max()) < 1 and abs(float(uniform.mean()) - 0.5) < 0.01
     assert torch.equal(uniform * 2 ** 24, (uniform * 2 ** 24).floor())  # torch.rand's grid
     assert abs(float(normal.mean())) < 0.03 and abs(float(normal.std()) - 1) < 0.03

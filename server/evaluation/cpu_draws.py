@@ -43,7 +43,9 @@ class PhiloxDraws(TorchFunctionMode):
         return made
 
 
-def _size(args) -> tuple:
+def _size(args, kwargs) -> tuple:
+    if "size" in kwargs:
+        return tuple(kwargs["size"])
     if len(args) == 1 and isinstance(args[0], (tuple, list, torch.Size)):
         return tuple(args[0])
     return tuple(args)
@@ -59,26 +61,26 @@ def _uniform(rng, shape, dtype) -> torch.Tensor | None:
     if not dtype.is_floating_point or dtype.is_complex:
         return None
     bits = min(round(-math.log2(torch.finfo(dtype).eps)) + 1, 53)  # float32: 24
-    grid = rng.integers(0, 1 << bits, size=shape, dtype=np.int64).astype(np.float64)
-    return torch.from_numpy(grid * 2.0 ** -bits).to(dtype)
+    grid = np.asarray(rng.integers(0, 1 << bits, size=shape, dtype=np.int64), dtype=np.float64)
+    return torch.from_numpy(np.asarray(grid * 2.0 ** -bits)).to(dtype)
 
 
 def _normal(rng, shape, dtype) -> torch.Tensor | None:
     if not dtype.is_floating_point or dtype.is_complex:
         return None
-    return torch.from_numpy(rng.standard_normal(size=shape)).to(dtype)
+    return torch.from_numpy(np.asarray(rng.standard_normal(size=shape), dtype=np.float64)).to(dtype)
 
 
 def _rand(rng, args, kwargs):
     if not _on_cpu(kwargs):
         return None
-    return _uniform(rng, _size(args), kwargs.get("dtype") or torch.get_default_dtype())
+    return _uniform(rng, _size(args, kwargs), kwargs.get("dtype") or torch.get_default_dtype())
 
 
 def _randn(rng, args, kwargs):
     if not _on_cpu(kwargs):
         return None
-    return _normal(rng, _size(args), kwargs.get("dtype") or torch.get_default_dtype())
+    return _normal(rng, _size(args, kwargs), kwargs.get("dtype") or torch.get_default_dtype())
 
 
 def _like(make):
@@ -91,9 +93,9 @@ def _like(make):
 
 
 def _integers(rng, low: int, high: int, shape, dtype) -> torch.Tensor | None:
-    if dtype.is_floating_point or dtype.is_complex or dtype == torch.bool or high <= low:
+    if dtype.is_complex or dtype == torch.bool or high <= low:
         return None
-    return torch.from_numpy(rng.integers(low, high, size=shape, dtype=np.int64)).to(dtype)
+    return torch.from_numpy(np.asarray(rng.integers(low, high, size=shape, dtype=np.int64))).to(dtype)
 
 
 def _randint(rng, args, kwargs):
