@@ -893,14 +893,21 @@ def test_a_warm_up_that_failed_is_tried_again_until_it_works_and_then_reported(m
 
 
 FREED_PROBE = """
+import os
+os.environ.pop("GLIBC_TUNABLES", None)  # as the worker host does, before forking evaluations
 import torch
-reused = 0
-for n in (200, 5000, 100_000, 3_000_000):  # the thread cache's sizes, the heap's, mmap's
-    for _ in range(10):
-        kept = torch.full((n,), 1234.5)
-        del kept
-        reused += int(bool((torch.empty(n) == 1234.5).any()))
-print(reused)
+read, write = os.pipe()
+if os.fork() == 0:  # an evaluation: forked, never exec'd
+    reused = 0
+    for n in (200, 5000, 100_000, 3_000_000):  # the thread cache's sizes, the heap's, mmap's
+        for _ in range(10):
+            kept = torch.full((n,), 1234.5)
+            del kept
+            reused += int(bool((torch.empty(n) == 1234.5).any()))
+    os.write(write, str(reused).encode())
+    os._exit(0)
+os.close(write)
+print(os.read(read, 64).decode())
 """
 
 
@@ -909,7 +916,7 @@ def test_host_memory_an_evaluation_frees_reaches_no_later_allocation():
     """Red-team pass 59 read a unit trial's driven units out of memory the evaluator had freed,
     through the candidate's torch.empty. Worker hosts run with malloc perturbation: what is freed
     is overwritten as it is freed, so a later allocation of the same size holds none of it
-    (without the setting, most of them do)."""
+    (without the setting, most of them do), in the evaluations they fork too."""
     import subprocess
     import sys
 

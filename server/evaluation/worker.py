@@ -192,6 +192,10 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     if args.device == "cpu":
         os.environ["TRITON_INTERPRET"] = "1"
+    # This process's malloc read its tunables at start (pool.MALLOC_TUNABLES) and the forked
+    # evaluations inherit that state; the programs it runs (a CUDA build's compilers, which
+    # allocate a lot) need not pay for perturbed memory.
+    os.environ.pop("GLIBC_TUNABLES", None)
     protocol_out = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # stray prints from imports must not corrupt the protocol stream
     import torch  # noqa: F401  (warm: every child inherits the imported modules)
