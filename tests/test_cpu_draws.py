@@ -64,3 +64,28 @@ def test_the_cpu_evaluators_draws_follow_the_seed_and_keep_the_distributions():
     assert -2 <= float(spread.min()) and float(spread.max()) < 2 and abs(float(spread.mean())) < 0.1
     assert like.shape == (8, 8) and torch.equal(lower, lower.tril()) and doubles.dtype == torch.float64
     assert torch.equal(own, torch.rand(4, generator=torch.Generator().manual_seed(7)))  # its own generator
+
+
+def test_the_cpu_evaluators_draws_are_laid_out_and_stored_as_torchs_own():
+    """A `_like` draw keeps its model's strides (or the format asked for), every draw owns a
+    resizable torch storage, and half and bfloat16 draws lie on torch.rand's grids for them."""
+    base = torch.ones(2, 3, 4, 5).to(memory_format=torch.channels_last)
+
+    def get_inputs():
+        return [torch.rand_like(base), torch.randn_like(base, memory_format=torch.contiguous_format),
+                torch.randint_like(base, 2, 7), torch.rand(64, 64), torch.randn(()),
+                torch.rand(4096, dtype=torch.float16), torch.rand(4096, dtype=torch.bfloat16),
+                torch.rand((), dtype=torch.float16), torch.randint_like(base.short(), 5)]
+
+    uniform, normal, integers, plain, scalar, half, brain, half_scalar, shorts = generate(get_inputs, CPU, 5)
+    assert uniform.stride() == base.stride() and integers.stride() == base.stride()
+    assert normal.is_contiguous() and not normal.is_contiguous(memory_format=torch.channels_last)
+    assert set(integers.flatten().tolist()) == set(range(2, 7)) and integers.dtype == base.dtype
+    assert shorts.dtype == torch.int16 and set(shorts.flatten().tolist()) <= set(range(5))
+    for made in (uniform, normal, plain, scalar, half):
+        assert made.untyped_storage().resizable()
+    plain.resize_(128, 128)  # a numpy-backed storage refuses this
+    for values, bits in ((half, 11), (brain, 8), (half_scalar, 11)):
+        wide = values.double() * 2 ** bits
+        assert torch.equal(wide, wide.floor()) and 0 <= float(values.min()) and float(values.max()) < 1
+    assert len(set(half.tolist())) > 1000 and len(set(brain.tolist())) > 200

@@ -475,7 +475,7 @@ def _warm(dev) -> BaseException | None:
     try:
         prewarm(dev)
     except RuntimeError as exc:  # torch.OutOfMemoryError and torch.AcceleratorError are ones
-        return exc
+        return exc.with_traceback(None)  # (its frames would hold the warm-up's tensors)
     return None
 
 

@@ -56,19 +56,31 @@ def _on_cpu(kwargs) -> bool:
     return device is None or torch.device(device).type == "cpu"
 
 
+def _tensor(values: np.ndarray, dtype: torch.dtype) -> torch.Tensor:
+    """A torch-owned tensor of the values (resizable, as a draw's own storage is)."""
+    source = torch.from_numpy(np.asarray(values))  # (a zero-dimensional product is a scalar)
+    return torch.empty(source.shape, dtype=dtype).copy_(source)
+
+
 def _uniform(rng, shape, dtype) -> torch.Tensor | None:
-    """U[0, 1) on the dtype's grid (its mantissa's bits), as torch.rand's values lie."""
+    """U[0, 1) on the grid torch.rand's values lie on: float32 24 bits and float64 53 (numpy's
+    own grids), half 11 and bfloat16 8 (integers scaled)."""
     if not dtype.is_floating_point or dtype.is_complex:
         return None
-    bits = min(round(-math.log2(torch.finfo(dtype).eps)) + 1, 53)  # float32: 24
-    grid = np.asarray(rng.integers(0, 1 << bits, size=shape, dtype=np.int64), dtype=np.float64)
-    return torch.from_numpy(np.asarray(grid * 2.0 ** -bits)).to(dtype)
+    if dtype == torch.float32:
+        return _tensor(rng.random(size=shape, dtype=np.float32), dtype)
+    if dtype == torch.float64:
+        return _tensor(rng.random(size=shape), dtype)
+    bits = round(-math.log2(torch.finfo(dtype).eps)) + 1
+    grid = rng.integers(0, 1 << bits, size=shape, dtype=np.int32).astype(np.float32)
+    return _tensor(grid * np.float32(2.0 ** -bits), dtype)
 
 
 def _normal(rng, shape, dtype) -> torch.Tensor | None:
     if not dtype.is_floating_point or dtype.is_complex:
         return None
-    return torch.from_numpy(np.asarray(rng.standard_normal(size=shape), dtype=np.float64)).to(dtype)
+    wide = dtype == torch.float64
+    return _tensor(rng.standard_normal(size=shape, dtype=np.float64 if wide else np.float32), dtype)
 
 
 def _rand(rng, args, kwargs):
@@ -88,14 +100,22 @@ def _like(make):
         like = args[0]
         if not torch.is_tensor(like) or like.device.type != "cpu" or not _on_cpu(kwargs):
             return None
-        return make(rng, tuple(like.shape), kwargs.get("dtype") or like.dtype)
+        made = make(rng, tuple(like.shape), kwargs.get("dtype") or like.dtype)
+        return None if made is None else _laid_out_like(made, like, kwargs)
     return draw
+
+
+def _laid_out_like(made: torch.Tensor, like: torch.Tensor, kwargs) -> torch.Tensor:
+    """The draw in `like`'s layout (strides) unless the call names a memory format, as torch's
+    `_like` draws are."""
+    memory_format = kwargs.get("memory_format") or torch.preserve_format
+    return torch.empty_like(like, dtype=made.dtype, memory_format=memory_format).copy_(made)
 
 
 def _integers(rng, low: int, high: int, shape, dtype) -> torch.Tensor | None:
     if dtype.is_complex or dtype == torch.bool or high <= low:
         return None
-    return torch.from_numpy(np.asarray(rng.integers(low, high, size=shape, dtype=np.int64))).to(dtype)
+    return _tensor(rng.integers(low, high, size=shape, dtype=np.int64), dtype)
 
 
 def _randint(rng, args, kwargs):
@@ -118,7 +138,8 @@ def _randint_like(rng, args, kwargs):
     if not 1 <= len(bounds) <= 2 or not all(isinstance(b, int) for b in bounds):
         return None
     low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
-    return _integers(rng, low, high, tuple(like.shape), kwargs.get("dtype") or like.dtype)
+    made = _integers(rng, low, high, tuple(like.shape), kwargs.get("dtype") or like.dtype)
+    return None if made is None else _laid_out_like(made, like, kwargs)
 
 
 def _in_place(make, defaults: tuple):

@@ -61,8 +61,8 @@ def secret_grad(output: torch.Tensor, inputs: list, device: torch.device, **kwar
     try:
         with torch.autograd.set_multithreading_enabled(False):
             return torch.autograd.grad(output, inputs, **kwargs)
-    except RuntimeError:
-        if device.type != "cuda":
+    except RuntimeError as exc:
+        if device.type != "cuda" or isinstance(exc, torch.OutOfMemoryError):
             raise
         # Not yet run on a GPU (session 31's device time ran out): should the single-threaded
         # backward fail there, the gradient is still the ascent's (on autograd's own thread)
