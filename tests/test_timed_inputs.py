@@ -254,6 +254,21 @@ def test_spiked_tasks_time_on_spiked_inputs_and_a_sampled_norm_fails_the_last_ca
             assert torch.equal(check.inputs[0], seen[call - 1]), check.label
 
 
+@pytest.mark.parametrize("task_id, sign", [("level1/49_Max_reduction_over_a_dimension", 1),
+                                           ("level1/53_Min_reduction_over_a_dimension", -1)])
+def test_a_max_or_min_reductions_timed_calls_carry_spikes_beyond_the_range(task_id, sign):
+    """Red-team pass 61 stopped reading a column near the [0, 1) bound: every timed call's
+    inputs carry spikes beyond it (below it for a minimum), so a kernel honest only while the
+    correctness trials run fails the timed checks."""
+    for perturbing in (False, True):
+        sampler = TimedOutputSampler(lambda: [torch.rand(8, 64, 63)], [], CPU, seed=5,
+                                     perturbing=perturbing, spiked=task_id)
+        seen = []
+        run_calls(sampler, lambda x: seen.append(x.clone()) or x.amax(dim=1), 6)
+        assert all(int((x * sign > 1).sum()) > 400 for x in seen)  # 512 rows, a spike each
+        assert all(float((x * sign).min()) >= -1 for x in seen)  # none the other way
+
+
 def test_a_norm_from_a_sample_plus_learned_spike_heights_misses_the_timed_checks(monkeypatch):
     """Red-team pass 57: every timed call carried four spikes of one height, learned from the
     first call, so a norm from an eighth of the input plus four squares of it passed every

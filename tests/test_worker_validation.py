@@ -341,6 +341,56 @@ def test_statistics_from_a_sample_pass_the_tasks_inputs_and_fail_the_spiked_ones
         assert verdict(shortcut(x), ref, task_id)[0] == expected, trial.label
 
 
+MAX, MIN = "level1/49_Max_reduction_over_a_dimension", "level1/53_Min_reduction_over_a_dimension"
+
+
+def max_stopping_near_the_bound(x, bound=0.965):
+    """Red-team pass 61's shortcut: a column whose value reached `bound` (its inputs assumed below
+    1) stops being read and gets the middle of [seen, 1), within tolerance of its true max."""
+    out = torch.empty(x.shape[0], x.shape[2])
+    for b in range(x.shape[0]):
+        for j in range(x.shape[2]):
+            seen = -math.inf
+            for value in x[b, :, j].tolist():
+                seen = max(seen, value)
+                if 0 <= seen < 1 and seen >= bound:
+                    seen = (seen + 1) / 2
+                    break
+            out[b, j] = seen
+    return out
+
+
+@pytest.mark.parametrize("task_id, sign", [(MAX, 1), (MIN, -1)])
+def test_reduced_columns_get_spikes_beyond_the_range_of_secret_count_and_height(task_id, sign):
+    """A max (min) reduction's spiked trial: spikes above (below) the [0, 1) range, one per row
+    of the last dimension, so a column reduced over dimension 1 holds none, one or several, each
+    of its own height: no value read says the rest of a column cannot exceed it."""
+    trials = list(correctness_trials(lambda: [torch.rand(16, 64, 63)], torch.device("cpu"), 2, 2,
+                                     task_id))
+    assert trials[1].label == ("random inputs #2 with large spikes beyond the values' range "
+                               "(below it for a minimum) at secret positions, about one per "
+                               "reduced column, of secret heights")
+    x = trials[1].inputs[0]
+    spikes = (x * sign > 1)
+    assert (spikes.sum(dim=2) == 1).all()  # one per row of the last dimension
+    per_column = spikes.sum(dim=1).flatten().bincount()
+    assert per_column[0] > 200 and per_column[1] > 200 and per_column[2:].sum() > 100
+    heights = (x * sign)[spikes]
+    assert heights.unique().numel() == heights.numel() and heights.min() > 2
+    assert not (trials[0].inputs[0] * sign > 1).any()
+    assert torch.equal(x, trials[1].regenerate()[0])
+    assert "timed calls with large spikes beyond the values' range" in describe_extra_inputs(task_id)
+
+
+def test_a_max_that_stops_at_the_ranges_bound_fails_the_spiked_trial_only():
+    trials = list(correctness_trials(lambda: [torch.rand(16, 64, 63)], torch.device("cpu"), 0, 3,
+                                     MAX))
+    for trial in trials:
+        x = trial.inputs[0]
+        got = verdict(max_stopping_near_the_bound(x), x.amax(dim=1), MAX)
+        assert got[0] == ("output_mismatch" if "spikes" in trial.label else "ok"), trial.label
+
+
 def test_extra_inputs_keep_a_generators_integer_tensors():
     """A generator with index tensors runs for real (their values matter); floats are replaced."""
     def with_indices():

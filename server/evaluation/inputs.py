@@ -41,6 +41,13 @@ STATISTICS_TASKS = {"level1/33_BatchNorm", "level1/34_InstanceNorm", "level1/35_
 # maxima passed (torch answers the first; red-team pass 53). One trial of constant inputs has
 # every element tie.
 INDEX_TASKS = {"level1/51_Argmax_over_a_dimension", "level1/52_Argmin_over_a_dimension"}
+# Max and min reductions over a dimension: the largest of a column's [0, 1) values is near 1, so
+# a kernel that stopped reading a column once it held a value near the range's bound wrote a
+# value within tolerance, checking the bound only on a prefix to pass the random-sign trial
+# (red-team pass 61: 55 % of the input unread, 6 of 6 scored). Their last random trial and
+# timed calls carry spikes beyond the range (below it for a minimum) at secret positions.
+EXTREME_TASKS = {"level1/49_Max_reduction_over_a_dimension": 1.0,
+                 "level1/53_Min_reduction_over_a_dimension": -1.0}  # -> the spikes' sign
 TIE_LABEL = "constant inputs (every element ties: the first index of the extreme is the answer)"
 
 
@@ -142,11 +149,15 @@ SPIKE_STRETCH_DIMS = {
     "level1/37_FrobeniusNorm_": None, "level1/38_L1Norm_": 1, "level1/39_L2Norm_": 1,
     "level1/33_BatchNorm": 2, "level1/34_InstanceNorm": 2, "level1/35_GroupNorm_": 2,
     "level1/40_LayerNorm": 3,
+    # a spike per row of the last dimension: a column reduced over dimension 1 (the tasks' own)
+    # gets as many as landed in it (0, 1, 2, ... about as often as a Poisson count of mean
+    # dim1 / dim2), each of a secret height: no value read tells that the rest need not be
+    "level1/49_Max_reduction_over_a_dimension": 1, "level1/53_Min_reduction_over_a_dimension": 1,
 }
 
 
 def _spike(out: torch.Tensor, dims: int | None, height: float | None = None,
-           undo: list | None = None) -> float | None:
+           undo: list | None = None, sign: float = 1.0) -> float | None:
     """One positive spike at a random position of every stretch of the flat tensor (the last
     `dims` dimensions; a quarter of it when `dims` is None), in square one to 2.25 times the
     rest of its stretch (SPIKE_SPREAD, secret per spike): distinct positions, so replaying the
@@ -157,7 +168,7 @@ def _spike(out: torch.Tensor, dims: int | None, height: float | None = None,
     sum of squares holds it to ~1e-7. Returns the height for the next inputs of the same kind,
     which then skip the pass that measures it (kept on the host: a kernel writing out of bounds
     could shrink a device copy); with `undo`, appends what puts the replaced values back
-    (perturb.restore's format)."""
+    (perturb.restore's format). `sign` -1: the spikes are negative (a minimum's)."""
     n = out.numel()
     if n < 2 * SPIKES or not out.is_contiguous():
         return height
@@ -176,7 +187,7 @@ def _spike(out: torch.Tensor, dims: int | None, height: float | None = None,
     # (replayed with the positions): spikes of one known height let a kernel that learned it
     # add their squares to a norm from an eighth of the input (red-team pass 57)
     heights = torch.rand(count, dtype=out.dtype, device=out.device).mul_(
-        SPIKE_SPREAD[1] - SPIKE_SPREAD[0]).add_(SPIKE_SPREAD[0]).mul_(height)
+        SPIKE_SPREAD[1] - SPIKE_SPREAD[0]).add_(SPIKE_SPREAD[0]).mul_(sign * height)
     flat.index_copy_(0, where, heights)
     return height
 
@@ -190,7 +201,9 @@ def add_spikes(inputs: list, seed: int, task_id: str | None, heights: list | Non
     dims = SPIKE_STRETCH_DIMS.get(task_id)
     seed_torch(seed ^ 0x5BD1E995)
     floats = [x for x in inputs if torch.is_tensor(x) and x.is_floating_point()]
-    heights = [_spike(x, dims, h, undo) for x, h in zip(floats, heights or [None] * len(floats))]
+    sign = EXTREME_TASKS.get(task_id, 1.0)
+    heights = [_spike(x, dims, h, undo, sign)
+               for x, h in zip(floats, heights or [None] * len(floats))]
     _unseed()
     return heights
 
@@ -198,12 +211,18 @@ def add_spikes(inputs: list, seed: int, task_id: str | None, heights: list | Non
 # Tasks whose last random trial and every timed call carry spikes: a kernel cannot tell those
 # inputs from the task's own (but for a spike per group) without reading all of them, which is
 # what estimating from a sample saves; nor be honest only while it counts correctness calls.
-SPIKED_FAMILIES = {"frobenius", "statistics"}
+SPIKED_FAMILIES = {"frobenius", "statistics", "extreme"}
 SPIKED_LABEL = "with large spikes (one per normalised group)"
+EXTREME_LABEL = ("with large spikes beyond the values' range (below it for a minimum) at secret "
+                 "positions, about one per reduced column, of secret heights")
 
 
 def spiked_task(task_id: str | None) -> bool:
     return task_family(task_id) in SPIKED_FAMILIES
+
+
+def spiked_label(task_id: str | None) -> str:
+    return EXTREME_LABEL if task_id in EXTREME_TASKS else SPIKED_LABEL
 
 
 EXTRA_TRIALS = {
@@ -225,6 +244,8 @@ def task_family(task_id: str | None) -> str | None:
         return "frobenius"
     if task_id in STATISTICS_TASKS:
         return "statistics"
+    if task_id in EXTREME_TASKS:
+        return "extreme"
     return None
 
 
@@ -232,8 +253,8 @@ def describe_extra_inputs(task_id: str | None, source: str = "") -> str:
     """The disclosure shown in the prompt: which inputs beyond the task's own generator are used
     (`source`: the reference's, whose Linear or convolution layers get unit_inputs' trial)."""
     family = task_family(task_id)
-    spiked = (f"; the last random trial and the timed calls {SPIKED_LABEL} (the task's own "
-              "values elsewhere)" if family in SPIKED_FAMILIES else "")
+    spiked = (f"; the last random trial and the timed calls {spiked_label(task_id)} (the "
+              "task's own values elsewhere)" if family in SPIKED_FAMILIES else "")
     if family not in EXTRA_TRIALS:
         units = ("; and twice the task's own values placed to drive one hidden unit of the "
                  "reference per sample (a Linear or convolution output; in every sample or, for "
@@ -298,7 +319,7 @@ def correctness_trials(get_inputs, device: torch.device, seed: int, n: int,
     spiked = spiked_task(task_id)
     for k in range(n):
         if spiked and k == n - 1:
-            specs.append((f"random inputs #{k + 1} {SPIKED_LABEL}", functools.partial(
+            specs.append((f"random inputs #{k + 1} {spiked_label(task_id)}", functools.partial(
                 _spiked_inputs, get_inputs, device, derived_seed(seed, k), task_id), False))
         else:
             specs.append((f"random inputs #{k + 1}", functools.partial(
