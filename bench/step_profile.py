@@ -187,12 +187,20 @@ def main() -> None:
                         "each step) rather than a second one in a warm process")
     parser.add_argument("--top", type=int, default=0,
                         help="also list the N built-in (torch) calls with the most own time")
+    parser.add_argument("--case", nargs=3, metavar=("LABEL", "TASK", "KERNEL"),
+                        help="profile this case (a task id, a kernel of tests/kernels/legit) "
+                        "instead of the benchmark's")
+    parser.add_argument("--no-spikes", action="store_true",
+                        help="time the task without its spiked inputs (what they cost)")
     args = parser.parse_args()
+    if args.no_spikes:
+        from server.evaluation import inputs
+        inputs.SPIKED_FAMILIES.clear()
     import torch
     if not args.fresh:  # (a fresh step's process is forked before CUDA starts)
         prewarm(torch.device(args.device))
     root = args.kernelbench_dir or BUNDLED
-    for label, task, kernel in CASES:
+    for label, task, kernel in [tuple(args.case)] if args.case else CASES:
         if args.only in (None, label):
             print(f"{label} ({'KernelBench' if args.kernelbench_dir else 'bundled'}):", flush=True)
             (profile_fresh if args.fresh else profile_case)(root, task, kernel, args.device,

@@ -223,8 +223,8 @@ def test_memory_freed_in_secret_allocations_reaches_no_allocation_outside_them(m
                 made = torch.full((n,), marker, device=device)
             else:
                 x = torch.ones(n, device=device, requires_grad=True)
-                grad = secret_grad if secret else (lambda y, x, _: torch.autograd.grad(y, x))
-                made = grad(x.mul(marker).sum(), [x], device)[0]
+                grad = secret_grad if secret else torch.autograd.grad
+                made = grad(x.mul(marker).sum(), [x])[0]
             assert bool((made == marker).all())
             del made
         later = [torch.empty(n, device=device) for _ in range(8)]

@@ -8,14 +8,13 @@ computed only those of the columns it skipped. Two allocators, two answers:
   perturbation and without the thread cache (pool.MALLOC_TUNABLES), so every freed chunk is
   overwritten as it is freed and a new one is filled with a fixed byte;
 - the GPU's (the caching allocator, which hands freed blocks back unwritten): the secret-making
-  work runs inside `secret_allocations`, whose allocations come from a private pool of this
-  process's that no allocation outside it draws from (the H200: a freed tensor made there was
-  never handed to a later torch.empty outside). The routing reaches the calling thread only,
-  and autograd runs a GPU backward on a device thread of its own (the H200: a gradient made
-  there was handed on, session 31), so gradients are taken with `secret_grad`, whose backward
-  runs on the calling thread (not yet run on a GPU). The pool lives as long as the process (a
-  step's): its blocks are never given back to the driver, whose next allocation could hand
-  them on unwritten.
+  work runs inside `secret_allocations`, whose allocations, on every thread of the process,
+  come from a private pool that no allocation outside it draws from (the H200: a tensor made
+  there, freed, never reached a later torch.empty outside). Gradients are taken with
+  `secret_grad`, whose backward runs on the calling thread rather than autograd's device
+  thread (the H200, session 32: a gradient made so reached no later torch.empty either).
+  The pool lives as long as the process (a step's): its blocks are never given back to the
+  driver, whose next allocation could hand them on unwritten.
 """
 
 from __future__ import annotations
@@ -45,7 +44,7 @@ def secret_allocations(device: torch.device):
     pool = _pools[index]
     outer = _depth.get(index, 0) == 0
     if outer:
-        torch._C._cuda_beginAllocateToPool(index, pool.id)  # (not autograd's thread: secret_grad)
+        torch._C._cuda_beginAllocateToPool(index, pool.id)  # every thread's (use_mem_pool: one's)
     _depth[index] = _depth.get(index, 0) + 1
     try:
         yield
@@ -55,15 +54,9 @@ def secret_allocations(device: torch.device):
             torch._C._cuda_endAllocateToPool(index, pool.id)
 
 
-def secret_grad(output: torch.Tensor, inputs: list, device: torch.device, **kwargs):
+def secret_grad(output: torch.Tensor, inputs: list, **kwargs):
     """torch.autograd.grad(output, inputs, **kwargs) with its backward on the calling thread,
-    where `secret_allocations` routes it (on every device: the CPU's tests run the same call)."""
-    try:
-        with torch.autograd.set_multithreading_enabled(False):
-            return torch.autograd.grad(output, inputs, **kwargs)
-    except RuntimeError as exc:
-        if device.type != "cuda" or isinstance(exc, torch.OutOfMemoryError):
-            raise
-        # Not yet run on a GPU (session 31's device time ran out): should the single-threaded
-        # backward fail there, the gradient is still the ascent's (on autograd's own thread)
+    inside `secret_allocations` wherever the caller is (on every device: the CPU's tests run
+    the same call)."""
+    with torch.autograd.set_multithreading_enabled(False):
         return torch.autograd.grad(output, inputs, **kwargs)

@@ -185,8 +185,7 @@ class UnitInputs:
             objective = sum(_driven(seen[k], *targets[k]) for k in targets)
             if not torch.is_tensor(objective) or not objective.requires_grad:
                 return {}  # the units do not depend on the inputs through autograd
-            found = secret_grad(objective, [leaves[i] for i in movable], inputs[movable[0]].device,
-                                allow_unused=True)
+            found = secret_grad(objective, [leaves[i] for i in movable], allow_unused=True)
             del leaves, out, objective
             seen.clear()
             for i, g in zip(movable, found):
