@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from triton import knobs
 
-from server.evaluation import step_cache
+from server.evaluation import precision, step_cache
 from server.evaluation.step_cache import StepCacheManager
 from tests.conftest import ROOT
 
@@ -97,6 +97,25 @@ def test_lookups_read_the_shared_cache_first(dirs):
     assert manager.get_file("k.ptx") is None and manager.get_group("other.json") is None
     _written(manager, "k.ptx")
     assert manager.get_file("k.ptx") == str(step / "OLD" / "k.ptx")
+
+
+def test_every_compiled_file_the_step_was_handed_is_listed_for_the_precision_check(dirs):
+    """A kernel compiled before into the shared cache writes nothing into the step's folder: the
+    H200 run of session 33 found an fp8 matmul scored that way (the benchmark before the tests
+    had compiled it), so the narrow-arithmetic check reads what Triton was handed, wherever."""
+    shared, step = dirs
+    step_cache.install(str(shared), str(step), "")
+    (shared / "OLD").mkdir()
+    ptx = shared / "OLD" / "mm_kernel.ptx"
+    ptx.write_text("wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {%f1}, %rd1, %rd2, 1, 1, 1;")
+    (shared / "OLD" / "__grp__mm_kernel.json").write_text(json.dumps({"child_paths": {"mm_kernel.ptx": str(ptx)}}))
+    assert StepCacheManager("OLD").get_group("mm_kernel.json") == {"mm_kernel.ptx": str(ptx)}
+    written = _written(StepCacheManager("NEW"), "relu_kernel.ttir")
+    assert StepCacheManager.served == [str(ptx), str(written)]
+    assert precision.check_compiled(str(step), StepCacheManager.served).startswith("mm_kernel: wgmma")
+    assert precision.check_compiled(str(step)) is None  # the step's folder alone misses it
+    step_cache.install(str(shared), str(step), "")  # the next step starts with none
+    assert StepCacheManager.served == []
 
 
 def test_before_install_the_manager_is_tritons_own(dirs, monkeypatch, tmp_path):

@@ -6,8 +6,9 @@ changes type, a `tl.dot` on tiles smaller than 16) and lets host Python compute 
 would compile. Before each interpreted launch the kernel goes through the code generator that a
 GPU launch runs (its AST to TTIR for an sm_90 target, which needs no GPU) with the launch's own
 signature and compile-time values; what it refuses fails the step with the compiler's own error,
-as the launch would on a GPU. The static kernel rules stay, as defence in depth and as earlier,
-clearer feedback.
+as the launch would on a GPU; so does a kernel computing in 8-bit or narrower formats
+(precision.py: the gpu evaluator reads the same TTIR off its compiled kernels). The static
+kernel rules stay, as defence in depth and as earlier, clearer feedback.
 
 Under TRITON_INTERPRET every `@triton.jit` function (triton.language's standard library
 included) is an InterpretedFunction, which the code generator does not compile: for the length
@@ -17,6 +18,8 @@ import contextlib
 import functools
 import sys
 import types
+
+from . import precision
 
 _TARGET = ("cuda", 90, 32)
 # the decorator's arguments that change what compiles (not `repr`/`launch_metadata`: callables
@@ -62,8 +65,11 @@ def check_launch(kernel, args: tuple, kwargs: dict, unwatched=contextlib.nullcon
     if key in _compiled:
         return
     with _standard_library_as_jit():
-        ASTSource(jit, signature, constexprs, attrs).make_ir(
+        module = ASTSource(jit, signature, constexprs, attrs).make_ir(
             target, options, backend.get_codegen_implementation(options), backend.get_module_map(), _context())
+    found = precision.narrow_arithmetic(str(module))  # what the gpu evaluator reads off its TTIR
+    if found is not None:
+        raise precision.NarrowArithmetic(precision.feedback(found))
     _compiled.add(key)
 
 

@@ -21,7 +21,8 @@ from typing import Callable
 import torch
 from torch.autograd import forward_ad
 
-from . import build_gate, fused_compare, integrity, provenance, roofline, self_check
+from . import (build_gate, fused_compare, integrity, precision, provenance, roofline, self_check,
+               step_cache)
 from . import perturb as perturbation
 from .correctness import (as_tensors, check_deterministic, check_inputs_unchanged, check_output, clone_inputs,
                           items_of, output_items, output_tolerances, pristine_state, reference_output,
@@ -462,14 +463,34 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
             signature = _correctness(req, reference, reference_side, new_model, guard, device,
                                      snap, profile, result)
         except StageFailure as failure:
+            _check_compiled_precision(device, workdir, CORRECTNESS)  # the reason that explains the miss
             raise with_precision_hint(failure, report.source, device) from None
+        _check_compiled_precision(device, workdir, CORRECTNESS)
     with clock.stage(TIMING), torch.no_grad():
         _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result,
                 kernels, signature, clock.timed)
+        _check_compiled_precision(device, workdir, TIMING)  # kernels first compiled for timed calls
         if req.language == "cuda":
             _check_registrations(workdir, TIMING, result)
     with clock.stage(SCORED):
         score(req, profile, result)
+
+
+NARROW = "narrow_precision"
+
+
+def _check_compiled_precision(device: torch.device, workdir: str, stage: str) -> None:
+    """On a GPU, the step's compiled Triton kernels must not compute in 8-bit or narrower formats
+    (precision.py; the cpu evaluator checks each interpreted launch's TTIR as it is made): the
+    TTIR and PTX of every kernel Triton compiled or found in a cache during the step
+    (step_cache.py), and whatever the step's own cache folder holds (a CUDA step's Triton
+    kernels compile there, children.py). A few small text files."""
+    if device.type != "cuda":
+        return
+    found = precision.check_compiled(os.path.join(workdir, "triton_cache"),
+                                     step_cache.StepCacheManager.served)
+    if found is not None:
+        raise StageFailure(stage, NARROW, precision.feedback(found))
 
 
 TF32_HINT = ("your kernels use tl.dot, which on float32 inputs computes in TF32 by default "
@@ -638,6 +659,8 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
         if guard.violation is None and isinstance(guard.kernel_error, KernelMemoryError):
             raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: "
                                + describe_exception(guard.kernel_error, file)) from None
+        if guard.violation is None and isinstance(guard.kernel_error, precision.NarrowArithmetic):
+            raise StageFailure(COMPILE, NARROW, str(guard.kernel_error)) from None
         if guard.violation is None:
             kind = type(exc).__name__
             # The interpreter reports what the GPU compiler would reject (non-power-of-2 arange,
@@ -665,6 +688,8 @@ def _check_no_kernel_failure(guard: DispatchGuard, stage: str) -> None:
     if isinstance(guard.kernel_error, KernelMemoryError):
         raise StageFailure(stage, "runtime_error",
                            describe_exception(guard.kernel_error, guard.candidate_file))
+    if isinstance(guard.kernel_error, precision.NarrowArithmetic):
+        raise StageFailure(COMPILE if stage == CORRECTNESS else stage, NARROW, str(guard.kernel_error))
     if guard.kernel_error is not None:
         raise StageFailure(COMPILE if stage == CORRECTNESS else stage, "compile_error",
                            "your Triton kernel failed, and your code caught the error and went "

@@ -26,6 +26,7 @@ ERROR_CLASSES = {
     "format_violation": "the source breaks a submission rule (static check)",
     "needs_gpu": "CUDA submissions need the gpu evaluator",
     "compile_error": "loading the module, building ModelNew or compiling a kernel failed",
+    "narrow_precision": "a kernel computes in 8-bit or narrower formats (fp8, int8 dot products)",
     "forbidden_op": "the dispatch guard saw a forbidden torch operation inside forward",
     "foreign_kernel": "the GPU ran kernels that are neither the submission's own nor layout copies",
     "runtime_error": "forward raised an exception",

@@ -34,6 +34,7 @@ def install(shared_dir: str, step_dir: str, submission_source: str) -> None:
     buys it a place in the shared cache."""
     StepCacheManager.shared_root, StepCacheManager.step_root = shared_dir, step_dir
     StepCacheManager.evaluator_kernels = EVALUATOR_KERNELS - names_in(submission_source)
+    StepCacheManager.served = []
     knobs.cache.manager_class = StepCacheManager
 
 
@@ -71,6 +72,9 @@ class StepCacheManager(FileCacheManager):
     shared_root = ""
     step_root = ""
     evaluator_kernels = EVALUATOR_KERNELS
+    # Every compiled file this process wrote or was handed from either folder since `install`:
+    # what precision.py reads (a kernel found in the shared cache writes nothing to the step's).
+    served: list[str] = []
 
     def __init__(self, key, override=False, dump=False):
         if override or dump or not self.step_root:
@@ -102,11 +106,15 @@ class StepCacheManager(FileCacheManager):
             children = json.load(f).get("child_paths")
         if children is None:
             return None
-        return {name: p for name, p in children.items() if os.path.exists(p)}
+        found = {name: p for name, p in children.items() if os.path.exists(p)}
+        StepCacheManager.served.extend(found.values())
+        return found
 
     def put(self, data, filename, binary=True) -> str:
         if len(self._dirs) == 2:
             self.cache_dir = self._dirs[0] if shared(filename, self.evaluator_kernels) else self._dirs[1]
             self.lock_path = os.path.join(self.cache_dir, "lock")
             os.makedirs(self.cache_dir, exist_ok=True)
-        return super().put(data, filename, binary)
+        path = super().put(data, filename, binary)
+        StepCacheManager.served.append(path)
+        return path

@@ -1,0 +1,105 @@
+"""Narrow arithmetic (server/evaluation/precision.py): 8-bit and narrower formats are found in the
+compiler's own output (TTIR, PTX, inline assembly) and in CUDA sources; 16- and 32-bit ones are
+not. The kernels themselves go through the pipeline in tests/test_pipeline_kernels.py
+(adversarial/matmul_fp8_centred_behind_a_range_guard.py, matmul_int8_centred_quantised.py,
+legit/matmul_fp16_tensor_cores.py) and on the GPU in tests/test_gpu.py."""
+
+import os
+
+import pytest
+
+from server.evaluation import precision
+from server.evaluation.cuda_sources import check_cuda_sources
+from server.evaluation.stages import StageFailure
+
+NARROW_LINES = [
+    # TTIR as Triton 3.6 makes it for `.to(tl.float8e4nv)` and a dot on int8 blocks
+    "%c = tt.fp_to_fp %a_20, rounding = rtne : tensor<32x32xf32> -> tensor<32x32xf8E4M3FN> loc(#loc40)",
+    "%acc = tt.dot %qa, %qb, %acc_1, inputPrecision = tf32 : tensor<64x32xi8> * tensor<32x64xi8> "
+    "-> tensor<64x64xi32> loc(#loc47)",
+    "%x = tt.bitcast %y : tensor<16xi8> -> tensor<16xf8E5M2>",
+    "%s = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e2m1 rhs = e2m1",
+    "%r = arith.truncf %v : f32 to f4E2M1FN",
+    # PTX: the conversions, the tensor-core products, byte dot products
+    "cvt.rn.satfinite.e4m3x2.f32 %rs1, %f2, %f1;",
+    "cvt.rn.f16x2.e5m2x2 %r3, %rs4;",
+    "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r7}, {%r8, %r9, %r10, %r11};",
+    "wgmma.mma_async.sync.aligned.m64n64k32.s32.u8.s8 {%r1}, %rd1, %rd2;",
+    "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {%f1}, %rd1, %rd2, 1, 1, 1;",
+    "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd2, %rd3, %r4, %p1;",
+    "dp4a.s32.s32 %r1, %r2, %r3, %r4;",
+    # inline assembly held in TTIR
+    '%0 = tt.elementwise_inline_asm "cvt.rn.satfinite.e4m3x2.f32 $0, $2, $1;" {constraints = "=h,r,r"}',
+]
+
+WIDE_LINES = [
+    "%c_45 = tt.dot %a, %b, %acc, inputPrecision = tf32 : tensor<64x32xf32> * tensor<32x64xf32> -> tensor<64x64xf32>",
+    "%c = tt.dot %a, %b, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>",
+    "%c = tt.dot %a, %b, %acc : tensor<64x32xbf16> * tensor<32x64xbf16> -> tensor<64x64xf32>",
+    "%m = arith.extui %p : tensor<128xi1> to tensor<128xi8>",  # a mask stored as bytes
+    "tt.store %ptr, %m : tensor<128x!tt.ptr<i8>>",
+    "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f5};",
+    "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%f1}, %rd1, %rd2, 1, 1, 1, 0, 1;",
+    "ld.global.u8 %rs1, [%rd2];",
+    "cvt.rn.f16.f32 %rs1, %f1;",
+    "mov.b32 %r1, 0xf8E3;",  # a constant, not a type
+]
+
+
+@pytest.mark.parametrize("line", NARROW_LINES)
+def test_narrow_formats_are_found_in_compiled_text(line):
+    assert precision.narrow_arithmetic(f"module {{\n  {line}\n}}") == " ".join(line.split())[:200]
+
+
+@pytest.mark.parametrize("line", WIDE_LINES)
+def test_16_and_32_bit_arithmetic_is_not(line):
+    assert precision.narrow_arithmetic(line) is None
+
+
+def test_a_steps_compiled_kernels_are_read_from_its_cache_folder(tmp_path):
+    honest = tmp_path / "AAAA"
+    honest.mkdir()
+    (honest / "relu_kernel.ttir").write_text(WIDE_LINES[0])
+    (honest / "relu_kernel.ptx").write_text(WIDE_LINES[5])
+    (honest / "relu_kernel.json").write_text('{"note": "cvt.rn.satfinite.e4m3x2.f32"}')  # not code
+    assert precision.check_compiled(str(tmp_path)) is None
+    assert precision.check_compiled(str(tmp_path / "missing")) is None
+    narrow = tmp_path / "BBBB"
+    narrow.mkdir()
+    (narrow / "mm_kernel.ptx").write_text("\n".join(["// header", NARROW_LINES[9]]))
+    found = precision.check_compiled(str(tmp_path))
+    assert found is not None and found.startswith("mm_kernel: wgmma")
+    assert "e4m3" in precision.feedback(found) and "TF32" in precision.feedback(found)
+    os.chmod(narrow / "mm_kernel.ptx", 0)  # unreadable: skipped, not an evaluator failure
+    if not os.access(narrow / "mm_kernel.ptx", os.R_OK):
+        assert precision.check_compiled(str(tmp_path)) is None
+
+
+@pytest.mark.parametrize("source", [
+    "#include <cuda_fp8.h>\n__global__ void k(const float* x) {}",
+    "__global__ void k(__nv_fp8_e4m3* q, const float* x) { q[0] = __nv_fp8_e4m3(x[0]); }",
+    "__device__ int d(int a, int b, int c) { return __dp4a(a, b, c); }",
+    '__device__ void m(int* d) { asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 '
+    '{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};" : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]) '
+    ': "r"(d[4]), "r"(d[5]), "r"(d[6])); }',
+    "__global__ void k() { nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, signed char, "
+    "nvcuda::wmma::row_major> a; }",
+    "__device__ unsigned short c(float a, float b) { return __nv_cvt_float2_to_fp8x2(make_float2(a, b), "
+    "__NV_SATFINITE, __NV_E5M2); }",
+])
+def test_cuda_sources_computing_narrow_are_refused(source):
+    with pytest.raises(StageFailure) as failure:
+        check_cuda_sources(source)
+    assert failure.value.error_class == "format_violation"
+    assert "8-bit or narrower" in failure.value.feedback
+
+
+@pytest.mark.parametrize("source", [
+    "#include <cuda_fp16.h>\n__global__ void k(__half* y, const float* x) { y[0] = __float2half(x[0]); }",
+    "#include <cuda_bf16.h>\n__global__ void k(__nv_bfloat16* y, const float* x) { y[0] = __float2bfloat16(x[0]); }",
+    "__global__ void k(uint8_t* mask, const float* x, int n) { int i = threadIdx.x; if (i < n) mask[i] = x[i] > 0; }",
+    "__global__ void k() { nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, half, "
+    "nvcuda::wmma::row_major> a; }",
+])
+def test_16_bit_and_byte_mask_cuda_sources_pass(source):
+    check_cuda_sources(source)
