@@ -12,6 +12,7 @@ from server.evaluation import precision
 from server.evaluation.cuda_sources import check_cuda_sources
 from server.evaluation.stages import StageFailure
 
+WGMMA_E4M3 = "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {%f1}, %rd1, %rd2, 1, 1, 1;"
 NARROW_LINES = [
     # TTIR as Triton 3.6 makes it for `.to(tl.float8e4nv)` and a dot on int8 blocks
     "%c = tt.fp_to_fp %a_20, rounding = rtne : tensor<32x32xf32> -> tensor<32x32xf8E4M3FN> loc(#loc40)",
@@ -20,12 +21,14 @@ NARROW_LINES = [
     "%x = tt.bitcast %y : tensor<16xi8> -> tensor<16xf8E5M2>",
     "%s = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e2m1 rhs = e2m1",
     "%r = arith.truncf %v : f32 to f4E2M1FN",
+    "%q = arith.fptosi %x : tensor<128xf32> to tensor<128xi8> loc(#loc12)",
+    "%q = arith.fptoui %x : f32 to i8",
     # PTX: the conversions, the tensor-core products, byte dot products
     "cvt.rn.satfinite.e4m3x2.f32 %rs1, %f2, %f1;",
     "cvt.rn.f16x2.e5m2x2 %r3, %rs4;",
     "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r7}, {%r8, %r9, %r10, %r11};",
     "wgmma.mma_async.sync.aligned.m64n64k32.s32.u8.s8 {%r1}, %rd1, %rd2;",
-    "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {%f1}, %rd1, %rd2, 1, 1, 1;",
+    WGMMA_E4M3,
     "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd2, %rd3, %r4, %p1;",
     "dp4a.s32.s32 %r1, %r2, %r3, %r4;",
     # inline assembly held in TTIR
@@ -37,6 +40,8 @@ WIDE_LINES = [
     "%c = tt.dot %a, %b, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>",
     "%c = tt.dot %a, %b, %acc : tensor<64x32xbf16> * tensor<32x64xbf16> -> tensor<64x64xf32>",
     "%m = arith.extui %p : tensor<128xi1> to tensor<128xi8>",  # a mask stored as bytes
+    "%i = arith.fptosi %x : tensor<128xf32> to tensor<128xi32>",  # an index, a floor
+    "%i = arith.fptosi %x : tensor<128xf32> to tensor<128xi64>",
     "tt.store %ptr, %m : tensor<128x!tt.ptr<i8>>",
     "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f5};",
     "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%f1}, %rd1, %rd2, 1, 1, 1, 0, 1;",
@@ -66,7 +71,7 @@ def test_a_steps_compiled_kernels_are_read_from_its_cache_folder(tmp_path):
     assert precision.check_compiled(str(tmp_path / "missing")) is None
     narrow = tmp_path / "BBBB"
     narrow.mkdir()
-    (narrow / "mm_kernel.ptx").write_text("\n".join(["// header", NARROW_LINES[9]]))
+    (narrow / "mm_kernel.ptx").write_text("\n".join(["// header", WGMMA_E4M3]))
     found = precision.check_compiled(str(tmp_path))
     assert found is not None and found.startswith("mm_kernel: wgmma")
     assert "e4m3" in precision.feedback(found) and "TF32" in precision.feedback(found)

@@ -11,8 +11,10 @@ low 13 bits): on positive draws that error never cancels, ~1e-3 of every product
 than the centred fp8 product's once K passes ~1000. What tells them apart is the format: TF32,
 float16 and bfloat16 keep every product within 2^-8 of itself on any input, which the tolerance
 (1e-2) admits; 8-bit formats (2^-4 for e4m3) do not. So every task here (16- and 32-bit floating
-inputs) refuses 8-bit and narrower float formats anywhere in a kernel, and dot products on 8-bit
-or narrower integers (a centred int8 quantisation cancels the same way, at 2x bf16's rate).
+inputs) refuses 8-bit and narrower float formats anywhere in a kernel, dot products on 8-bit or
+narrower integers (a centred int8 quantisation cancels the same way, at 2x bf16's rate) and
+floats converted to such integers. Narrow values packed into wider words by bit operations are
+beyond a rule on formats; what it keeps from a kernel is the tensor cores' 8-bit rates.
 
 Where it is checked: the compiler's own IR of every Triton kernel. The cpu evaluator makes it on
 each interpreted launch (front_end.py, the TTIR a GPU launch compiles); the gpu evaluator reads
@@ -46,9 +48,12 @@ _NARROW = (
     re.compile(r"kind::(i8|f8f6f4|mxf8f6f4|mxf4|mxf4nvf4)\b"),
     # byte dot products on the CUDA cores
     re.compile(r"\bdp[24]a\b", re.IGNORECASE),
-    # Triton's own: a scaled (microscaling) dot, a dot on 8-bit or narrower integers
+    # Triton's own: a scaled (microscaling) dot, a dot on 8-bit or narrower integers, floats
+    # quantised to 8-bit or narrower integers (a mask made from a comparison is `arith.extui`
+    # of i1, not this)
     re.compile(r"\btt\.dot_scaled\b"),
     re.compile(r"\btt\.dot\b.*x(i8|i4|i1)>"),
+    re.compile(r"\barith\.fpto[su]i\b.*\bto\b.*(\b|x)i(8|4)\b"),
 )
 COMPILED_SUFFIXES = (".ttir", ".ptx")
 
