@@ -91,6 +91,9 @@ def test_a_steps_compiled_kernels_are_read_from_its_cache_folder(tmp_path):
     "nvcuda::wmma::row_major> a; }",
     "__device__ unsigned short c(float a, float b) { return __nv_cvt_float2_to_fp8x2(make_float2(a, b), "
     "__NV_SATFINITE, __NV_E5M2); }",
+    "__device__ unsigned char c(float a) { return __nv_cvt_float_to_fp8(a, (__nv_saturation_t)1, "
+    "(__nv_fp8_interpretation_t)0); }",
+    "torch::Tensor q(torch::Tensor x) { return x.to(torch::kFloat8_e4m3fn); }",
 ])
 def test_cuda_sources_computing_narrow_are_refused(source):
     with pytest.raises(StageFailure) as failure:
@@ -105,6 +108,8 @@ def test_cuda_sources_computing_narrow_are_refused(source):
     "__global__ void k(uint8_t* mask, const float* x, int n) { int i = threadIdx.x; if (i < n) mask[i] = x[i] > 0; }",
     "__global__ void k() { nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, half, "
     "nvcuda::wmma::row_major> a; }",
+    "__global__ void k(double* y, const double* x) { double fp64 = x[0]; y[0] = fp64; }",
+    "__global__ void k(float* y, const float* x) { float fp16_scale = 1.f, fp32 = x[0]; y[0] = fp32 * fp16_scale; }",
 ])
 def test_16_bit_and_byte_mask_cuda_sources_pass(source):
     check_cuda_sources(source)
