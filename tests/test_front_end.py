@@ -73,6 +73,34 @@ def test_a_dot_on_tiles_below_the_compilers_minimum_is_refused_as_on_a_gpu():
     assert error is None and guard.kernel_error is None
 
 
+def bf16_dot_tiles(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
+    r = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + r[:, None] * BLOCK + r[None, :]).to(tl.bfloat16)
+    b = tl.load(b_ptr + r[:, None] * BLOCK + r[None, :]).to(tl.bfloat16)
+    tl.store(c_ptr + r[:, None] * BLOCK + r[None, :], tl.dot(a, b))
+
+
+def bf16_rounded(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x.to(tl.bfloat16).to(tl.float32) * 2.0, mask=mask)
+
+
+def test_bfloat16_arithmetic_is_refused_with_the_reason_and_its_casts_run():
+    """The interpreter computes on bfloat16's raw bits (a dot of [0, 1) values came out ~1e11):
+    such a launch fails as a compile error that says so; a round trip through bfloat16 runs (the
+    interpreter's cast truncates where a GPU rounds to nearest: within bfloat16's step)."""
+    a = torch.rand(16, 16)
+    guard, error = launch(interpreted(bf16_dot_tiles), (1,), a, a, torch.empty(16, 16), BLOCK=16)
+    assert isinstance(guard.kernel_error, front_end.InterpreterCompilationLimit)
+    assert "cannot compute in bfloat16" in str(guard.kernel_error) and "tt.dot" in str(guard.kernel_error)
+    x, out = torch.randn(64), torch.empty(64)
+    guard, error = launch(interpreted(bf16_rounded), (1,), x, out, 64, BLOCK=64)
+    assert error is None and guard.kernel_error is None
+    assert bool(((out - 2 * x).abs() <= 2 * x.abs() * 2.0 ** -7).all())
+
+
 def test_a_loop_carried_value_that_changes_type_is_refused():
     x = torch.randn(100)
     guard, error = launch(interpreted(sum_of_squares), (1,), x, torch.empty(1), 100, BLOCK=32)

@@ -4,7 +4,9 @@ not. The kernels themselves go through the pipeline in tests/test_pipeline_kerne
 (adversarial/matmul_fp8_centred_behind_a_range_guard.py, matmul_int8_centred_quantised.py,
 legit/matmul_fp16_tensor_cores.py) and on the GPU in tests/test_gpu.py."""
 
+import importlib.util
 import os
+from pathlib import Path
 
 import pytest
 
@@ -113,3 +115,80 @@ def test_cuda_sources_computing_narrow_are_refused(source):
 ])
 def test_16_bit_and_byte_mask_cuda_sources_pass(source):
     check_cuda_sources(source)
+
+
+# Machine code: the kernels compiled for an H200 (sm_90) on this machine (Triton's own ptxas, no
+# GPU needed) and disassembled as the gpu evaluator does (precision.Disassembly, nvdisasm).
+KERNELS = Path(__file__).parent / "kernels"
+MATMUL_SIGNATURE = dict.fromkeys(("a_ptr", "b_ptr", "c_ptr"), "*fp32") | dict.fromkeys(
+    ("M", "N", "K", "sam", "sak", "sbk", "sbn", "scm", "scn"), "i32")
+
+
+def _sm90_cubin(tmp_path, monkeypatch, file: str, kernel: str, signature: dict, constexprs: dict) -> str:
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    from triton.runtime.cache import FileCacheManager
+    monkeypatch.setattr(triton.knobs.cache, "manager_class", FileCacheManager)
+    monkeypatch.setattr(triton.knobs.cache, "dir", str(tmp_path / "cache"))
+    spec = importlib.util.spec_from_file_location(f"sm90_{kernel}_{tmp_path.name}", KERNELS / file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    compiled = triton.compile(ASTSource(getattr(module, kernel), dict(signature, **dict.fromkeys(
+        constexprs, "constexpr")), constexprs), target=GPUTarget("cuda", 90, 32))
+    out = tmp_path / f"{kernel}.cubin"
+    out.write_bytes(compiled.asm["cubin"])
+    return str(out)
+
+
+needs_disassembler = pytest.mark.skipif(precision.disassembler() is None,
+                                        reason="no NVIDIA backend tools (nvdisasm) in this Triton")
+
+
+@needs_disassembler
+@pytest.mark.parametrize("file, kernel, signature, constexprs, opcode", [
+    ("adversarial/matmul_fp8_centred_behind_a_range_guard.py", "mm_kernel", MATMUL_SIGNATURE,
+     {"BM": 64, "BN": 64, "BK": 32}, "F2FP.SATFINITE.E4M3"),
+    ("adversarial/matmul_int8_centred_quantised.py", "mm_kernel", MATMUL_SIGNATURE,
+     {"BM": 64, "BN": 64, "BK": 32}, "IGMMA"),
+    ("adversarial/matmul_int8_mma_comment_in_inline_asm.py", "gemm_kernel",
+     dict.fromkeys(("a_ptr", "b_ptr", "ra_ptr", "cb_ptr", "c_ptr"), "*fp32")
+     | dict.fromkeys(("aq_ptr", "bq_ptr", "fa_ptr", "fb_ptr"), "*i32")
+     | dict.fromkeys(("M", "N", "K", "KW"), "i32"), {}, "IMMA"),
+], ids=["fp8", "int8", "int8-asm-comment"])
+def test_the_machine_code_of_narrow_kernels_is_refused(tmp_path, monkeypatch, file, kernel, signature,
+                                                      constexprs, opcode):
+    cubin = _sm90_cubin(tmp_path, monkeypatch, file, kernel, signature, constexprs)
+    machine_code = precision.Disassembly(precision.disassembler())
+    machine_code.start([cubin, str(tmp_path / "missing.cubin"), str(tmp_path / "a.ptx")])
+    found = machine_code.finish()
+    assert found is not None and found.startswith(f"{kernel}: ") and opcode in found, found
+    assert machine_code.finish() is None  # each is read once
+    library = precision.check_library(cubin)  # cuobjdump, as the build gate reads a CUDA library
+    assert library is not None and library.startswith(f"{kernel}.cubin: ") and opcode in library
+
+
+@needs_disassembler
+def test_the_machine_code_of_honest_tf32_and_fp16_matmuls_passes(tmp_path, monkeypatch):
+    cubins = []
+    for name in ("square_matmul", "matmul_fp16_tensor_cores"):
+        folder = tmp_path / name
+        folder.mkdir()
+        signature = dict.fromkeys(("a_ptr", "b_ptr", "c_ptr"), "*fp32") | dict.fromkeys(
+            ("M", "N", "K", "stride_am", "stride_ak", "stride_bk", "stride_bn", "stride_cm",
+             "stride_cn"), "i32")
+        cubins.append(_sm90_cubin(folder, monkeypatch, f"legit/{name}.py", "matmul_kernel", signature,
+                                  {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8}))
+    machine_code = precision.Disassembly(precision.disassembler())
+    machine_code.start(cubins)
+    assert machine_code.finish() is None
+    assert all(precision.check_library(c) is None for c in cubins)
+    assert precision.narrow_in_sass("        /*0a10*/                   HGMMA.64x64x8.F32.TF32 gdesc[UR4], RZ, !UPT ;") is None
+    assert precision.narrow_in_sass("  /*0b20*/  QGMMA.64x64x32.F32.E4M3.E4M3 R24, gdesc[UR8], R24 ;") \
+        == "0b20 QGMMA.64x64x32.F32.E4M3.E4M3 R24, gdesc[UR8], R24 ;"
+
+
+def test_no_disassembler_gives_no_verdict_and_starts_nothing(tmp_path):
+    machine_code = precision.Disassembly(None)
+    machine_code.start([str(tmp_path / "k.cubin")])
+    assert machine_code.running == {} and machine_code.finish() is None

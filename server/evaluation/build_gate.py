@@ -8,13 +8,15 @@ read, and a `name` is written unquoted into build.ninja's shell commands. So the
 process replaces `torch.utils.cpp_extension.load_inline`, before the submission is imported,
 with a function that checks the values it receives with the same rules and then builds; the
 built library's imports are checked before it is loaded (so_imports.py), since C++ can spell a
-call in ways no text rule reads.
+call in ways no text rule reads, and so is its machine code for 8-bit arithmetic (precision.py),
+since C++ can spell a type in ways no text rule reads.
 """
 
 from __future__ import annotations
 
 import os
 
+from . import precision
 from .cuda_sources import IDENTIFIER, LOAD_INLINE_KEYWORDS, check_cuda_sources, flag_problem
 from .guard import ALLOWED_OP_NAMES
 from .so_imports import forbidden_import, undefined_symbols
@@ -51,6 +53,10 @@ def _checked_import(original, suffix: str):
         problem = forbidden_import(names, ALLOWED_OP_NAMES)
         if problem:
             _refuse(f"sources whose built library imports {problem}")
+        narrow = precision.check_library(library)  # its machine code, whatever the text spelled
+        if narrow:
+            _refusals.append(StageFailure(COMPILE, "narrow_precision", precision.feedback(narrow)))
+            raise _refusals[-1]
         return original(module_name, path, is_python_module)
     load._kernel_env_gate = True
     return load

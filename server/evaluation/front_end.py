@@ -16,12 +16,28 @@ of one front-end run each is seen as the JITFunction a GPU process holds."""
 
 import contextlib
 import functools
+import re
 import sys
 import types
 
 from . import precision
 
 _TARGET = ("cuda", 90, 32)
+# Triton 3.6's interpreter keeps bfloat16 values as their raw 16 bits (numpy has no bfloat16) and
+# its arithmetic, dots and reductions compute on those bits as integers (red-team pass 63: an
+# honest bfloat16 tl.dot returned 1.4e11 for -13.1); its casts to and from float32 work (they
+# truncate where a GPU rounds to nearest). A launch computing in bfloat16 fails here with that
+# said, not with a wrong result to chase.
+_BF16_ARITHMETIC = re.compile(r"\b(arith\.(addf|subf|mulf|divf|remf|negf|maximumf|minimumf|maxnumf"
+                              r"|minnumf|cmpf|select)|math\.\w+|tt\.(dot|reduce|scan|precise_\w+"
+                              r"|extern_elementwise|atomic_rmw|atomic_cas|clampf))\b.*(\b|x)bf16\b")
+BF16_MESSAGE = ("the cpu evaluator cannot compute in bfloat16: Triton's interpreter keeps "
+                "bfloat16 values as raw bits and its arithmetic gives wrong results; compute in "
+                "float16 or float32 on the cpu evaluator (bfloat16 is fine on the gpu evaluator)")
+
+
+class InterpreterCompilationLimit(Exception):
+    """What the interpreter cannot run although a GPU compiles it (a compile_error here)."""
 # the decorator's arguments that change what compiles (not `repr`/`launch_metadata`: callables
 # the submission could pass, used only to name and profile launches)
 _JIT_OPTIONS = ("version", "do_not_specialize", "do_not_specialize_on_alignment", "debug", "noinline")
@@ -67,9 +83,14 @@ def check_launch(kernel, args: tuple, kwargs: dict, unwatched=contextlib.nullcon
     with _standard_library_as_jit():
         module = ASTSource(jit, signature, constexprs, attrs).make_ir(
             target, options, backend.get_codegen_implementation(options), backend.get_module_map(), _context())
-    found = precision.narrow_arithmetic(str(module))  # what the gpu evaluator reads off its TTIR
+    ttir = str(module)
+    found = precision.narrow_arithmetic(ttir)  # what the gpu evaluator reads off its TTIR
     if found is not None:
         raise precision.NarrowArithmetic(precision.feedback(found))
+    bf16 = next((line for line in ttir.splitlines() if _BF16_ARITHMETIC.search(line)), None)
+    if bf16 is not None:
+        raise InterpreterCompilationLimit(f"{BF16_MESSAGE} (in the kernel's TTIR: "
+                                          f"{' '.join(bf16.split())[:160]})")
     _compiled.add(key)
 
 

@@ -465,11 +465,14 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         except StageFailure as failure:
             _check_compiled_precision(device, workdir, CORRECTNESS)  # the reason that explains the miss
             raise with_precision_hint(failure, report.source, device) from None
-        _check_compiled_precision(device, workdir, CORRECTNESS)
+        machine_code = precision.Disassembly(precision.disassembler() if device.type == "cuda" else None)
+        with _defence(result, "narrow arithmetic"):
+            _check_compiled_precision(device, workdir, CORRECTNESS, machine_code)
     with clock.stage(TIMING), torch.no_grad():
         _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result,
                 kernels, signature, clock.timed)
-        _check_compiled_precision(device, workdir, TIMING)  # kernels first compiled for timed calls
+        with _defence(result, "narrow arithmetic"):  # kernels first compiled for timed calls too
+            _check_compiled_precision(device, workdir, TIMING, machine_code, last=True)
         if req.language == "cuda":
             _check_registrations(workdir, TIMING, result)
     with clock.stage(SCORED):
@@ -479,16 +482,22 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
 NARROW = "narrow_precision"
 
 
-def _check_compiled_precision(device: torch.device, workdir: str, stage: str) -> None:
+def _check_compiled_precision(device: torch.device, workdir: str, stage: str,
+                              machine_code: precision.Disassembly | None = None,
+                              last: bool = False) -> None:
     """On a GPU, the step's compiled Triton kernels must not compute in 8-bit or narrower formats
     (precision.py; the cpu evaluator checks each interpreted launch's TTIR as it is made): the
     TTIR and PTX of every kernel Triton compiled or found in a cache during the step
     (step_cache.py), and whatever the step's own cache folder holds (a CUDA step's Triton
-    kernels compile there, children.py). A few small text files."""
+    kernels compile there, children.py); then their machine code, disassembled in processes
+    started here and read when `last` (after timing, which they run beside)."""
     if device.type != "cuda":
         return
-    found = precision.check_compiled(os.path.join(workdir, "triton_cache"),
-                                     step_cache.StepCacheManager.served)
+    files = step_cache.StepCacheManager.served + precision.files_under(os.path.join(workdir, "triton_cache"))
+    found = precision.check_compiled("", files)
+    if found is None and machine_code is not None:
+        machine_code.start(files)
+        found = machine_code.finish() if last else None
     if found is not None:
         raise StageFailure(stage, NARROW, precision.feedback(found))
 

@@ -20,14 +20,19 @@ Where it is checked: the compiler's own IR of every Triton kernel. The cpu evalu
 each interpreted launch (front_end.py, the TTIR a GPU launch compiles); the gpu evaluator reads
 the step's compiled kernels (their TTIR and PTX: every file Triton wrote or was handed from a
 cache during the step, step_cache.py, and the step's own cache folder) after the correctness
-trials and after timing. Inline assembly is read in both. A CUDA
-submission's sources get the matching text rules (cuda_sources.py).
+trials and after timing, inline assembly read as the assembler reads it. Text can be spelled
+around (red-team pass 63: a comment inside an instruction's modifiers, a typedef'd `signed char`
+in a CUDA WMMA fragment), so on the GPU the machine code decides too: each compiled kernel's
+SASS (nvdisasm, beside the timing stage) and a CUDA extension's library (cuobjdump, before it is
+loaded, build_gate.py). CUDA sources also get the matching text rules (cuda_sources.py), for an
+earlier and clearer answer.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import subprocess
 
 REASON = ("kernels for this task may not compute in 8-bit or narrower formats (fp8, fp6, fp4, "
           "int8 or int4 dot products): their rounding (2^-4 of a value for e4m3) is within the "
@@ -59,21 +64,42 @@ COMPILED_SUFFIXES = (".ttir", ".ptx")
 
 
 def narrow_arithmetic(text: str) -> str | None:
-    """The first line of compiled text (TTIR or PTX) that computes in a narrow format, or None."""
-    for line in text.splitlines():
+    """The first line of compiled text (TTIR or PTX) that computes in a narrow format, or None.
+    Read as the assembler reads it (`_as_assembled`): red-team pass 63 split an instruction's
+    modifiers with a comment (`.s32/**/.s8.s8.s32`)."""
+    for line in _as_assembled(text).splitlines():
         if any(p.search(line) for p in _NARROW):
             return " ".join(line.split())[:200]
     return None
+
+
+_MLIR_ESCAPE = re.compile(r"\\([0-9A-Fa-f]{2})")
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+_LINE_COMMENT = re.compile(r"//[^\n]*")
+_SPACED_MODIFIER = re.compile(r"\s+\.(?=[A-Za-z0-9_])")
+
+
+def _as_assembled(text: str) -> str:
+    """Inline assembly unescaped (TTIR prints a newline in it as `\\0A`), comments dropped (PTX
+    takes C's), and a modifier after whitespace or a line break joined to what it follows (an
+    instruction may span lines)."""
+    text = _MLIR_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
+    text = _LINE_COMMENT.sub(" ", _BLOCK_COMMENT.sub(" ", text))
+    return _SPACED_MODIFIER.sub(".", text)
+
+
+def files_under(folder: str) -> list[str]:
+    if not folder or not os.path.isdir(folder):
+        return []
+    return [os.path.join(root, name) for root, _, names in sorted(os.walk(folder))
+            for name in sorted(names)]
 
 
 def check_compiled(folder: str, paths=()) -> str | None:
     """The first narrow computation in the compiled kernels under `folder` (a step's Triton
     cache) or among `paths` (the files Triton was handed from any cache folder): each kernel's
     TTIR and PTX, as 'kernel: line', or None."""
-    files = list(paths)
-    if folder and os.path.isdir(folder):
-        files += [os.path.join(root, name) for root, _, names in sorted(os.walk(folder))
-                  for name in sorted(names)]
+    files = list(paths) + files_under(folder)
     for path in dict.fromkeys(files):  # once each, in order
         if not path.endswith(COMPILED_SUFFIXES):
             continue
@@ -85,6 +111,94 @@ def check_compiled(folder: str, paths=()) -> str | None:
         if found is not None:
             return f"{os.path.basename(path).rsplit('.', 1)[0]}: {found}"
     return None
+
+
+# SASS opcodes of 8-bit and narrower products and conversions, sm_80 to sm_100 (Hopper's fp8
+# warpgroup product is QGMMA, its int8 one IGMMA; IMMA is int8 mma.sync, IDP.4A a byte dot
+# product, F2FP...E4M3 a conversion to fp8): what the GPU runs, whatever the source spelled
+# (red-team pass 63: `using q8 = signed char` in a CUDA WMMA fragment assembled to IMMA).
+_NARROW_SASS = re.compile(r"\b(IMMA|IGMMA|QMMA|QGMMA|OMMA|UTCQMMA|UTCIMMA|UTCOMMA|IDP\.?[24]A)\b"
+                          r"|\bF2FP[\w.]*\.(E4M3|E5M2|E2M1|E2M3|E3M2|UE8M0)\b")
+DISASSEMBLY_TIMEOUT_S = 60.0
+
+
+def narrow_in_sass(text: str) -> str | None:
+    """The first SASS instruction that computes in a narrow format, or None."""
+    for line in text.splitlines():
+        if _NARROW_SASS.search(line):
+            return " ".join(line.replace("/*", " ").replace("*/", " ").split())[:200]
+    return None
+
+
+class Disassembly:
+    """The machine code of a step's compiled kernels, read by a disassembler in processes of its
+    own: started once the correctness trials have compiled the kernels, so that they run beside
+    the timing stage, and read after it (nvdisasm takes ~0.5 s a cubin on a slow core). `tool`:
+    its command (nvdisasm for cubins, cuobjdump -sass for libraries); no tool, no verdict."""
+
+    def __init__(self, tool: list[str] | None):
+        self.tool = tool
+        self.running: dict[str, subprocess.Popen] = {}
+
+    def start(self, paths) -> None:
+        if not self.tool:
+            return
+        for path in paths:
+            if path.endswith(".cubin") and path not in self.running and os.path.isfile(path):
+                try:
+                    self.running[path] = subprocess.Popen([*self.tool, path], stdout=subprocess.PIPE,
+                                                          stderr=subprocess.DEVNULL, text=True,
+                                                          errors="replace")
+                except OSError:
+                    continue
+
+    def finish(self, paths=()) -> str | None:
+        """The first narrow instruction among every kernel started so far and `paths`, as
+        'kernel: instruction', or None (a disassembly that fails or runs past its time limit
+        gives no verdict: the text check has read that kernel's PTX)."""
+        self.start(paths)
+        found = None
+        for path, process in self.running.items():
+            try:
+                out, _ = process.communicate(timeout=DISASSEMBLY_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.communicate()
+                continue
+            if found is None and process.returncode == 0:
+                line = narrow_in_sass(out)
+                if line is not None:
+                    found = f"{os.path.basename(path).rsplit('.', 1)[0]}: {line}"
+        self.running = {}
+        return found
+
+
+def disassembler(kind: str = "nvdisasm") -> list[str] | None:
+    """Triton's own copy of the CUDA disassembler (`nvdisasm -c`: code sections only) or of
+    cuobjdump (`-sass`, for a CUDA extension's library); None where there is none."""
+    try:
+        from triton import knobs
+        path = getattr(knobs.nvidia, kind).path
+    except Exception:  # noqa: BLE001 - no NVIDIA backend: no machine code to read
+        return None
+    if not path or not os.access(path, os.X_OK):
+        return None
+    return [path, "-c"] if kind == "nvdisasm" else [path, "-sass"]
+
+
+def check_library(path: str) -> str | None:
+    """The first narrow instruction in a built library's device code (a CUDA extension, read
+    before it is loaded), as 'library: instruction', or None."""
+    tool = disassembler("cuobjdump")
+    if tool is None:
+        return None
+    try:
+        done = subprocess.run([*tool, path], capture_output=True, text=True, errors="replace",
+                              timeout=DISASSEMBLY_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    line = narrow_in_sass(done.stdout) if done.returncode == 0 else None
+    return None if line is None else f"{os.path.basename(path)}: {line}"
 
 
 class NarrowArithmetic(Exception):
