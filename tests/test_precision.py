@@ -192,3 +192,17 @@ def test_no_disassembler_gives_no_verdict_and_starts_nothing(tmp_path):
     machine_code = precision.Disassembly(None)
     machine_code.start([str(tmp_path / "k.cubin")])
     assert machine_code.running == {} and machine_code.finish() is None
+
+
+def test_the_disassemblers_are_the_evaluators_children_not_the_submissions(tmp_path):
+    """They run beside the timing stage, whose integrity check refuses any process the step
+    started: the first H200 run of the machine-code check called every kernel tampering."""
+    from server.evaluation import integrity
+    cubin = tmp_path / "k.cubin"
+    cubin.write_bytes(b"")
+    machine_code = precision.Disassembly(["sh", "-c", "sleep 1; echo IMMA.16832.S8.S8"])
+    before = integrity.child_processes()
+    machine_code.start([str(cubin)])
+    started = integrity.child_processes() - before
+    assert started and started <= precision.STARTED
+    assert machine_code.finish() == "k: IMMA.16832.S8.S8"

@@ -590,7 +590,7 @@ def _check_integrity(snap: dict, stage: str) -> None:
         raise StageFailure(stage, "tampering", "your code tried what submissions may not do at "
                            f"run time ({', '.join(actions[:3])}): running code from strings, "
                            "files, programs, native libraries, frame tracing or patching functions")
-    processes = integrity.child_processes() - snap["children"]
+    processes = integrity.child_processes() - snap["children"] - precision.STARTED  # (disassemblers)
     if processes:
         raise StageFailure(stage, "tampering", f"your code started {len(processes)} process(es); "
                            "work in another process escapes the dispatch guard and the profiler")

@@ -120,6 +120,9 @@ def check_compiled(folder: str, paths=()) -> str | None:
 _NARROW_SASS = re.compile(r"\b(IMMA|IGMMA|QMMA|QGMMA|OMMA|UTCQMMA|UTCIMMA|UTCOMMA|IDP\.?[24]A)\b"
                           r"|\bF2FP[\w.]*\.(E4M3|E5M2|E2M1|E2M3|E3M2|UE8M0)\b")
 DISASSEMBLY_TIMEOUT_S = 60.0
+# The disassemblers this process started: the evaluator's, not the submission's (the integrity
+# check refuses any other child process; pipeline._check_integrity leaves these out).
+STARTED: set[int] = set()
 
 
 def narrow_in_sass(text: str) -> str | None:
@@ -151,6 +154,7 @@ class Disassembly:
                                                           errors="replace")
                 except OSError:
                     continue
+                STARTED.add(self.running[path].pid)
 
     def finish(self, paths=()) -> str | None:
         """The first narrow instruction among every kernel started so far and `paths`, as
