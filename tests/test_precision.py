@@ -55,7 +55,35 @@ WIDE_LINES = [
 
 @pytest.mark.parametrize("line", NARROW_LINES)
 def test_narrow_formats_are_found_in_compiled_text(line):
-    assert precision.narrow_arithmetic(f"module {{\n  {line}\n}}") == " ".join(line.split())[:200]
+    found = precision.narrow_arithmetic(f"module {{\n  {line}\n}}")
+    assert found is not None and found.split()[0] in line  # (the line, the source's names dropped)
+
+
+@pytest.mark.parametrize("text", [
+    # the modifiers split by a comment, across lines, or after a newline escaped in TTIR's asm
+    "mma.sync.aligned.m16n8k32.row.col.s32/**/.s8.s8.s32 {%r1}, {%r2}, {%r3}, {%r4};",
+    "mma.sync.aligned.m16n8k32.row.col.s32 // accumulate\n    .s8.s8.s32 {%r1}, {%r2}, {%r3}, {%r4};",
+    '%0 = tt.elementwise_inline_asm "// c\\0Amma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {$0}" {pure}',
+    '%0 = tt.elementwise_inline_asm "mov.b32 $0, $1;\\0Adp4a.s32.s32 $0, $1, $2, $3;" {pure}',
+    "cvt.rni.sat.s8.f32 %rs1, %f1;",
+    "dp2a.lo.s32.s32 %r1, %r2, %r3, %r4;",
+])
+def test_narrow_instructions_are_read_as_the_assembler_reads_them(text):
+    assert precision.narrow_arithmetic(text) is not None
+
+
+@pytest.mark.parametrize("text", [
+    "%dp2a = arith.mulf %x, %cst : tensor<128xf32> loc(#loc12)",
+    '#loc12 = loc("/tmp/e4m3/sub.py":14:11)',
+    "tt.func public @e4m3_kernel(%arg0: !tt.ptr<f32>) attributes {noinline = false} {",
+    '%x = tt.load %E5M2 : tensor<64x!tt.ptr<f32>> loc("e4m3"(#loc3))',
+    '%y = arith.addf %a, %b : f32 loc(callsite("dp4a"(#loc1) at fused["x"(#loc2), #loc4]))',
+    ".visible .entry dp4a_kernel(",
+    "ld.param.u64 %rd1, [e4m3_kernel_param_0];",
+    '.file 1 "/tmp/e4m3.py"',
+])
+def test_the_sources_own_names_are_not_read_as_formats(text):
+    assert precision.narrow_arithmetic(text) is None
 
 
 @pytest.mark.parametrize("line", WIDE_LINES)
@@ -96,6 +124,8 @@ def test_a_steps_compiled_kernels_are_read_from_its_cache_folder(tmp_path):
     "__device__ unsigned char c(float a) { return __nv_cvt_float_to_fp8(a, (__nv_saturation_t)1, "
     "(__nv_fp8_interpretation_t)0); }",
     "torch::Tensor q(torch::Tensor x) { return x.to(torch::kFloat8_e4m3fn); }",
+    "__device__ c10::Float8_e4m3fn q(float x) { return c10::Float8_e4m3fn(x); }",
+    "__device__ int d(int a, int b, int c) { return __dp2a_lo(a, b, c); }",
 ])
 def test_cuda_sources_computing_narrow_are_refused(source):
     with pytest.raises(StageFailure) as failure:
@@ -112,6 +142,8 @@ def test_cuda_sources_computing_narrow_are_refused(source):
     "nvcuda::wmma::row_major> a; }",
     "__global__ void k(double* y, const double* x) { double fp64 = x[0]; y[0] = fp64; }",
     "__global__ void k(float* y, const float* x) { float fp16_scale = 1.f, fp32 = x[0]; y[0] = fp32 * fp16_scale; }",
+    "__device__ void ld(nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, half, "
+    "nvcuda::wmma::row_major>& f, const half* p, const char* tag) {}",
 ])
 def test_16_bit_and_byte_mask_cuda_sources_pass(source):
     check_cuda_sources(source)
@@ -206,3 +238,19 @@ def test_the_disassemblers_are_the_evaluators_children_not_the_submissions(tmp_p
     started = integrity.child_processes() - before
     assert started and started <= precision.STARTED
     assert machine_code.finish() == "k: IMMA.16832.S8.S8"
+
+
+def test_only_kernels_whose_text_cannot_vouch_for_them_are_disassembled(tmp_path):
+    """Triton's own PTX is what ptxas assembled, and the text check read it: a cubin needs its
+    machine code read only where the submission wrote assembly, or where its text is missing."""
+    def kernel(name, ttir="tt.func @k() { tt.return }", ptx=".version 8.7"):
+        for suffix, text in ((".ttir", ttir), (".ptx", ptx), (".cubin", "")):
+            if text is not None:
+                (tmp_path / f"{name}{suffix}").write_text(text)
+        return str(tmp_path / f"{name}.cubin")
+    plain = kernel("plain")
+    own_asm = kernel("own_asm", ttir='%0 = tt.elementwise_inline_asm "max.f32 $0, $1, $2;" {pure}')
+    no_ptx = kernel("no_ptx", ptx=None)
+    no_ttir = kernel("no_ttir", ttir=None)
+    files = [plain, own_asm, no_ptx, no_ttir, str(tmp_path / "plain.ptx"), plain]
+    assert precision.needing_machine_code(files) == [own_asm, no_ptx, no_ttir]

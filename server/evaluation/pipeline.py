@@ -479,7 +479,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         score(req, profile, result)
 
 
-NARROW = "narrow_precision"
+NARROW = precision.ERROR_CLASS
 
 
 def _check_compiled_precision(device: torch.device, workdir: str, stage: str,
@@ -489,14 +489,15 @@ def _check_compiled_precision(device: torch.device, workdir: str, stage: str,
     (precision.py; the cpu evaluator checks each interpreted launch's TTIR as it is made): the
     TTIR and PTX of every kernel Triton compiled or found in a cache during the step
     (step_cache.py), and whatever the step's own cache folder holds (a CUDA step's Triton
-    kernels compile there, children.py); then their machine code, disassembled in processes
-    started here and read when `last` (after timing, which they run beside)."""
+    kernels compile there, children.py); then the machine code of those whose text cannot vouch
+    for it (precision.needing_machine_code), disassembled in processes started here and read
+    when `last` (after timing, which they run beside)."""
     if device.type != "cuda":
         return
     files = step_cache.StepCacheManager.served + precision.files_under(os.path.join(workdir, "triton_cache"))
     found = precision.check_compiled("", files)
     if found is None and machine_code is not None:
-        machine_code.start(files)
+        machine_code.start(precision.needing_machine_code(files))
         found = machine_code.finish() if last else None
     if found is not None:
         raise StageFailure(stage, NARROW, precision.feedback(found))

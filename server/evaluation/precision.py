@@ -22,9 +22,10 @@ the step's compiled kernels (their TTIR and PTX: every file Triton wrote or was 
 cache during the step, step_cache.py, and the step's own cache folder) after the correctness
 trials and after timing, inline assembly read as the assembler reads it. Text can be spelled
 around (red-team pass 63: a comment inside an instruction's modifiers, a typedef'd `signed char`
-in a CUDA WMMA fragment), so on the GPU the machine code decides too: each compiled kernel's
-SASS (nvdisasm, beside the timing stage) and a CUDA extension's library (cuobjdump, before it is
-loaded, build_gate.py). CUDA sources also get the matching text rules (cuda_sources.py), for an
+in a CUDA WMMA fragment), so on the GPU the machine code decides where text cannot vouch for
+it: the SASS of a Triton kernel holding the submission's own assembly or lacking its PTX
+(nvdisasm, beside the timing stage; `needing_machine_code`), and a CUDA extension's library
+(cuobjdump, before it is loaded, build_gate.py). CUDA sources also get the matching text rules (cuda_sources.py), for an
 earlier and clearer answer.
 """
 
@@ -34,6 +35,7 @@ import os
 import re
 import subprocess
 
+ERROR_CLASS = "narrow_precision"  # (stages.ERROR_CLASSES)
 REASON = ("kernels for this task may not compute in 8-bit or narrower formats (fp8, fp6, fp4, "
           "int8 or int4 dot products): their rounding (2^-4 of a value for e4m3) is within the "
           "tolerance only where errors cancel, as on random inputs, not on every input of the "
@@ -51,8 +53,9 @@ _NARROW = (
     # tcgen05.mma...kind::i8 / kind::f8f6f4 / kind::mxf4
     re.compile(r"\b(wgmma|mma)[\w.:]*\.(s8|u8|s4|u4|b1)\b"),
     re.compile(r"kind::(i8|f8f6f4|mxf8f6f4|mxf4|mxf4nvf4)\b"),
-    # byte dot products on the CUDA cores
-    re.compile(r"\bdp[24]a\b", re.IGNORECASE),
+    # byte dot products on the CUDA cores; PTX conversions of floats to 8-bit or narrower integers
+    re.compile(r"\bdp[24]a(\.|\b)", re.IGNORECASE),
+    re.compile(r"\bcvt\.[\w.]*\.[su][48]\.f(16|32|64)\b"),
     # Triton's own: a scaled (microscaling) dot, a dot on 8-bit or narrower integers, floats
     # quantised to 8-bit or narrower integers (a mask made from a comparison is `arith.extui`
     # of i1, not this)
@@ -79,13 +82,22 @@ _LINE_COMMENT = re.compile(r"//[^\n]*")
 _SPACED_MODIFIER = re.compile(r"\s+\.(?=[A-Za-z0-9_])")
 
 
+# Names the source chose, which the compilers carry along: TTIR's values and symbols are named
+# after the kernel's variables (`%dp2a`, `@e4m3_kernel`) and its debug locations quote the
+# source; PTX's registers, symbols, parameters and debug lines likewise (review of session 33:
+# an honest kernel with a variable `dp2a` was refused).
+_NAMES = re.compile(r"[%@][\w.$]+|\bloc\((\"[^\"]*\"|[^()\"]|\((\"[^\"]*\"|[^()\"]|\([^()]*\))*\))*\)"
+                    r"|^\s*#loc.*$|^\s*\.(file|loc)\b.*$"
+                    r"|\.(entry|func)\s+[\w$]+|\b[\w$]+_param_\d+\b", re.MULTILINE)
+
+
 def _as_assembled(text: str) -> str:
     """Inline assembly unescaped (TTIR prints a newline in it as `\\0A`), comments dropped (PTX
-    takes C's), and a modifier after whitespace or a line break joined to what it follows (an
-    instruction may span lines)."""
+    takes C's), the source's own names dropped (`_NAMES`), and a modifier after whitespace or a
+    line break joined to what it follows (an instruction may span lines)."""
     text = _MLIR_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
     text = _LINE_COMMENT.sub(" ", _BLOCK_COMMENT.sub(" ", text))
-    return _SPACED_MODIFIER.sub(".", text)
+    return _SPACED_MODIFIER.sub(".", _NAMES.sub(" ", text))
 
 
 def files_under(folder: str) -> list[str]:
@@ -175,6 +187,29 @@ class Disassembly:
                     found = f"{os.path.basename(path).rsplit('.', 1)[0]}: {line}"
         self.running = {}
         return found
+
+
+def needing_machine_code(files) -> list[str]:
+    """The compiled kernels (cubins) whose text cannot vouch for them: those holding assembly the
+    submission wrote (`tl.inline_asm_elementwise`, in their TTIR), or missing the TTIR or PTX
+    they were compiled from (Triton can be set to keep binaries only). Every other cubin is
+    ptxas's translation of PTX made by Triton's own code generator, which the text check read:
+    disassembling every cubin cost the bundled matmul's step 0.48 s on the H200 (session 33),
+    more than the whole step's overhead budget."""
+    needed = []
+    for path in dict.fromkeys(files):
+        if not path.endswith(".cubin"):
+            continue
+        stem = path[: -len(".cubin")]
+        try:
+            with open(stem + ".ttir", encoding="utf-8", errors="replace") as f:
+                own_assembly = "inline_asm" in f.read()
+            text_there = os.path.isfile(stem + ".ptx")
+        except OSError:
+            own_assembly, text_there = True, False
+        if own_assembly or not text_there:
+            needed.append(path)
+    return needed
 
 
 def disassembler(kind: str = "nvdisasm") -> list[str] | None:
