@@ -126,10 +126,11 @@ def check_compiled(folder: str, paths=()) -> str | None:
 
 
 # SASS opcodes of 8-bit and narrower products and conversions, sm_80 to sm_100 (Hopper's fp8
-# warpgroup product is QGMMA, its int8 one IGMMA; IMMA is int8 mma.sync, IDP.4A a byte dot
-# product, F2FP...E4M3 a conversion to fp8): what the GPU runs, whatever the source spelled
+# warpgroup product is QGMMA, its int8 one IGMMA; IMMA is int8 mma.sync, BMMA/BGMMA 1-bit ones,
+# IDP.4A a byte dot product, F2FP...E4M3 a conversion to fp8): what the GPU runs, whatever the source spelled
 # (red-team pass 63: `using q8 = signed char` in a CUDA WMMA fragment assembled to IMMA).
-_NARROW_SASS = re.compile(r"\b(IMMA|IGMMA|QMMA|QGMMA|OMMA|UTCQMMA|UTCIMMA|UTCOMMA|IDP\.?[24]A)\b"
+_NARROW_SASS = re.compile(r"\b(IMMA|IGMMA|QMMA|QGMMA|OMMA|BMMA|BGMMA|UTCQMMA|UTCIMMA|UTCOMMA|UTCBMMA"
+                          r"|IDP\.?[24]A)\b"
                           r"|\bF2FP[\w.]*\.(E4M3|E5M2|E2M1|E2M3|E3M2|UE8M0)\b")
 DISASSEMBLY_TIMEOUT_S = 60.0
 # The disassemblers this process started: the evaluator's, not the submission's (the integrity
