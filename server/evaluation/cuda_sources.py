@@ -109,7 +109,8 @@ CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
     re.compile(r"fp[468](?!\d)|float[468]_|\b_*nv_(e4m3|e5m2|e2m1|e2m3|e3m2|satfinite)"
                r"|(\b|_)(e4m3|e5m2|e2m1|e2m3|e3m2|ue8m0)|\b_*dp[24]a(\b|_)"
                r"|\b(wgmma|mma)[\w.:]*\.(s8|u8|s4|u4|b1)\b|kind::(i8|f8f6f4|mxf8f6f4|mxf4)"
-               r"|precision::(s4|u4|b1)|fragment\s*<[^<>;{}]*\b(signed char|unsigned char|u?int8_t|char)\b"):
+               r"|experimental::precision|precision::(s4|u4|b1)|\bbmma|_bmma"
+               r"|fragment\s*<[^<>;{}]*\b(signed char|unsigned char|u?int8_t|char|b1|s4|u4)\b"):
         precision.REASON,
     re.compile(r"\bdl(open|mopen|sym|vsym|info|addr1?|error|close)\s*\("):
         "loading libraries at run time is not allowed",

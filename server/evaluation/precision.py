@@ -61,7 +61,7 @@ _NARROW = (
     # of i1, not this)
     re.compile(r"\btt\.dot_scaled\b"),
     re.compile(r"\btt\.dot\b.*x(i8|i4|i1)>"),
-    re.compile(r"\barith\.fpto[su]i\b.*\bto\b.*(\b|x)i(8|4)\b"),
+    re.compile(r"\barith\.(fpto[su]i|trunci)\b.*\bto\b.*(\b|x)i(8|4)\b"),
 )
 COMPILED_SUFFIXES = (".ttir", ".ptx")
 
@@ -77,8 +77,10 @@ def narrow_arithmetic(text: str) -> str | None:
 
 
 _MLIR_ESCAPE = re.compile(r"\\([0-9A-Fa-f]{2})")
-_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
-_LINE_COMMENT = re.compile(r"//[^\n]*")
+# Both kinds in one left-to-right pass, as the assembler's lexer reads them (red-team pass 64:
+# `// /*` then the instruction then `// */` is two line comments to ptxas, and stripping block
+# comments first swallowed the instruction)
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 _SPACED_MODIFIER = re.compile(r"\s+\.(?=[A-Za-z0-9_])")
 
 
@@ -96,7 +98,7 @@ def _as_assembled(text: str) -> str:
     takes C's), the source's own names dropped (`_NAMES`), and a modifier after whitespace or a
     line break joined to what it follows (an instruction may span lines)."""
     text = _MLIR_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
-    text = _LINE_COMMENT.sub(" ", _BLOCK_COMMENT.sub(" ", text))
+    text = _COMMENT.sub(" ", text)
     return _SPACED_MODIFIER.sub(".", _NAMES.sub(" ", text))
 
 
@@ -127,11 +129,11 @@ def check_compiled(folder: str, paths=()) -> str | None:
 
 # SASS opcodes of 8-bit and narrower products and conversions, sm_80 to sm_100 (Hopper's fp8
 # warpgroup product is QGMMA, its int8 one IGMMA; IMMA is int8 mma.sync, BMMA/BGMMA 1-bit ones,
-# IDP.4A a byte dot product, F2FP...E4M3 a conversion to fp8): what the GPU runs, whatever the source spelled
+# IDP.4A a byte dot product, F2FP...E4M3 a conversion to fp8, F2I.S8 / F2IP / I2IP to bytes): what the GPU runs, whatever the source spelled
 # (red-team pass 63: `using q8 = signed char` in a CUDA WMMA fragment assembled to IMMA).
 _NARROW_SASS = re.compile(r"\b(IMMA|IGMMA|QMMA|QGMMA|OMMA|BMMA|BGMMA|UTCQMMA|UTCIMMA|UTCOMMA|UTCBMMA"
-                          r"|IDP\.?[24]A)\b"
-                          r"|\bF2FP[\w.]*\.(E4M3|E5M2|E2M1|E2M3|E3M2|UE8M0)\b")
+                          r"|IDP\.?[24]A|F2IP|I2IP)\b"
+                          r"|\bF2FP[\w.]*\.(E4M3|E5M2|E2M1|E2M3|E3M2|UE8M0)\b|\bF2I[\w.]*\.[SU][48]\b")
 DISASSEMBLY_TIMEOUT_S = 60.0
 # The disassemblers this process started: the evaluator's, not the submission's (the integrity
 # check refuses any other child process; pipeline._check_integrity leaves these out).
