@@ -55,7 +55,7 @@ def _checked_import(original, suffix: str):
             _refuse(f"sources whose built library imports {problem}")
         narrow = precision.check_library(library)  # its machine code, whatever the text spelled
         if narrow:
-            _refusals.append(StageFailure(COMPILE, "narrow_precision", precision.feedback(narrow)))
+            _refusals.append(StageFailure(COMPILE, precision.ERROR_CLASS, precision.feedback(narrow)))
             raise _refusals[-1]
         return original(module_name, path, is_python_module)
     load._kernel_env_gate = True

@@ -38,6 +38,8 @@ BF16_MESSAGE = ("the cpu evaluator cannot compute in bfloat16: Triton's interpre
 
 class InterpreterCompilationLimit(Exception):
     """What the interpreter cannot run although a GPU compiles it (a compile_error here)."""
+
+
 # the decorator's arguments that change what compiles (not `repr`/`launch_metadata`: callables
 # the submission could pass, used only to name and profile launches)
 _JIT_OPTIONS = ("version", "do_not_specialize", "do_not_specialize_on_alignment", "debug", "noinline")

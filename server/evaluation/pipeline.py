@@ -466,13 +466,14 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
             _check_compiled_precision(device, workdir, CORRECTNESS)  # the reason that explains the miss
             raise with_precision_hint(failure, report.source, device) from None
         machine_code = precision.Disassembly(precision.disassembler() if device.type == "cuda" else None)
+        read: set[str] = set()  # compiled files checked already
         with _defence(result, "narrow arithmetic"):
-            _check_compiled_precision(device, workdir, CORRECTNESS, machine_code)
+            _check_compiled_precision(device, workdir, CORRECTNESS, machine_code, read)
     with clock.stage(TIMING), torch.no_grad():
         _timing(req, reference, reference_side, new_model, guard, device, snap, profile, result,
                 kernels, signature, clock.timed)
         with _defence(result, "narrow arithmetic"):  # kernels first compiled for timed calls too
-            _check_compiled_precision(device, workdir, TIMING, machine_code, last=True)
+            _check_compiled_precision(device, workdir, TIMING, machine_code, read, last=True)
         if req.language == "cuda":
             _check_registrations(workdir, TIMING, result)
     with clock.stage(SCORED):
@@ -484,18 +485,23 @@ NARROW = precision.ERROR_CLASS
 
 def _check_compiled_precision(device: torch.device, workdir: str, stage: str,
                               machine_code: precision.Disassembly | None = None,
-                              last: bool = False) -> None:
+                              read: set[str] | None = None, last: bool = False) -> None:
     """On a GPU, the step's compiled Triton kernels must not compute in 8-bit or narrower formats
     (precision.py; the cpu evaluator checks each interpreted launch's TTIR as it is made): the
     TTIR and PTX of every kernel Triton compiled or found in a cache during the step
     (step_cache.py), and whatever the step's own cache folder holds (a CUDA step's Triton
     kernels compile there, children.py); then the machine code of those whose text cannot vouch
     for it (precision.needing_machine_code), disassembled in processes started here and read
-    when `last` (after timing, which they run beside)."""
+    when `last` (after timing, which they run beside). `read`: the files checked already (left
+    out, then added)."""
     if device.type != "cuda":
         return
-    files = step_cache.StepCacheManager.served + precision.files_under(os.path.join(workdir, "triton_cache"))
-    found = precision.check_compiled("", files)
+    files = precision.compiled_files(os.path.join(workdir, "triton_cache"),
+                                     step_cache.StepCacheManager.served)
+    if read is not None:
+        files = [f for f in files if f not in read]
+        read.update(files)
+    found = precision.check_texts(files)
     if found is None and machine_code is not None:
         machine_code.start(precision.needing_machine_code(files))
         found = machine_code.finish() if last else None

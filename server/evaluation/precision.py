@@ -109,12 +109,21 @@ def files_under(folder: str) -> list[str]:
             for name in sorted(names)]
 
 
+def compiled_files(folder: str, paths=()) -> list[str]:
+    """`paths` (the files Triton was handed from any cache folder) and the files under `folder`
+    (a step's Triton cache), once each, in order."""
+    return list(dict.fromkeys([*paths, *files_under(folder)]))
+
+
 def check_compiled(folder: str, paths=()) -> str | None:
-    """The first narrow computation in the compiled kernels under `folder` (a step's Triton
-    cache) or among `paths` (the files Triton was handed from any cache folder): each kernel's
-    TTIR and PTX, as 'kernel: line', or None."""
-    files = list(paths) + files_under(folder)
-    for path in dict.fromkeys(files):  # once each, in order
+    """The first narrow computation in the compiled kernels under `folder` or among `paths`
+    (`compiled_files`): each kernel's TTIR and PTX, as 'kernel: line', or None."""
+    return check_texts(compiled_files(folder, paths))
+
+
+def check_texts(files) -> str | None:
+    """The first narrow computation in the TTIR and PTX among `files`, as 'kernel: line'."""
+    for path in files:
         if not path.endswith(COMPILED_SUFFIXES):
             continue
         try:
@@ -149,10 +158,10 @@ def narrow_in_sass(text: str) -> str | None:
 
 
 class Disassembly:
-    """The machine code of a step's compiled kernels, read by a disassembler in processes of its
-    own: started once the correctness trials have compiled the kernels, so that they run beside
-    the timing stage, and read after it (nvdisasm takes ~0.5 s a cubin on a slow core). `tool`:
-    its command (nvdisasm for cubins, cuobjdump -sass for libraries); no tool, no verdict."""
+    """The machine code of a step's compiled kernels (cubins), read by a disassembler in
+    processes of its own: started once the correctness trials have compiled the kernels, so that
+    they run beside the timing stage, and read after it (nvdisasm takes ~0.5 s a cubin on a slow
+    core). `tool`: its command (`disassembler()`); no tool, no verdict."""
 
     def __init__(self, tool: list[str] | None):
         self.tool = tool
