@@ -916,7 +916,7 @@ def test_host_memory_an_evaluation_frees_reaches_no_later_allocation():
     """Red-team pass 59 read a unit trial's driven units out of memory the evaluator had freed,
     through the candidate's torch.empty. Worker hosts run with malloc perturbation: what is freed
     is overwritten as it is freed, so a later allocation of the same size holds none of it
-    (without the setting, most of them do), in the evaluations they fork too."""
+    (without the setting, many of them do), in the evaluations they fork too."""
     import subprocess
     import sys
 
@@ -930,4 +930,6 @@ def test_host_memory_an_evaluation_frees_reaches_no_later_allocation():
 
     env = scrubbed_env("cpu")
     assert reused(env) == 0
-    assert reused({k: v for k, v in env.items() if k != "GLIBC_TUNABLES"}) > 20
+    # The control: without the setting, reuse is common but how common varies run to run with
+    # glibc's dynamic mmap threshold (16 to 29 of 40 measured here), so it asks for only a few.
+    assert reused({k: v for k, v in env.items() if k != "GLIBC_TUNABLES"}) >= 5
