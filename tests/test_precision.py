@@ -278,3 +278,30 @@ def test_only_kernels_whose_text_cannot_vouch_for_them_are_disassembled(tmp_path
     no_ttir = kernel("no_ttir", ttir=None)
     files = [plain, own_asm, no_ptx, no_ttir, str(tmp_path / "plain.ptx"), plain]
     assert precision.needing_machine_code(files) == [own_asm, no_ptx, no_ttir]
+
+
+def test_machine_code_that_cannot_be_read_vouches_for_nothing(tmp_path, monkeypatch):
+    """Only kernels holding the submission's own assembly (or lacking their text) are
+    disassembled, so a disassembly that fails, runs past its limit or cannot start leaves the
+    kernel unread, and the step is refused with a message saying so, not scored."""
+    cubins = {}
+    for name in ("fails", "hangs", "fine"):
+        cubins[name] = tmp_path / f"{name}.cubin"
+        cubins[name].write_bytes(b"")
+    monkeypatch.setattr(precision, "DISASSEMBLY_TIMEOUT_S", 0.5)
+    failing = precision.Disassembly(["sh", "-c", 'case "$0" in *fails*) exit 3;; *hangs*) sleep 30;; esac; '
+                                           'echo "HMMA.16816.F32.BF16 R4, R8, R12, R4 ;"'])
+    failing.start([str(p) for p in cubins.values()])
+    assert failing.finish() is None
+    assert set(failing.unread) == {str(cubins["fails"]), str(cubins["hangs"])}
+    message = failing.unread_feedback()
+    assert "fails: the disassembler failed (exit status 3)" in message
+    assert "hangs: the disassembler ran past 0.5 s" in message
+    assert "could not be read" in message
+    missing_tool = precision.Disassembly([str(tmp_path / "no-such-disassembler")])
+    missing_tool.start([str(cubins["fine"])])
+    assert missing_tool.finish() is None
+    assert "fine: the disassembler did not start" in missing_tool.unread_feedback()
+    honest = precision.Disassembly(["sh", "-c", 'echo "HMMA.16816.F32.BF16 R4, R8, R12, R4 ;"'])
+    honest.start([str(cubins["fine"])])
+    assert honest.finish() is None and honest.unread_feedback() is None

@@ -507,6 +507,8 @@ def _check_compiled_precision(device: torch.device, workdir: str, stage: str,
         found = machine_code.finish() if last else None
     if found is not None:
         raise StageFailure(stage, NARROW, precision.feedback(found))
+    if last and machine_code is not None and machine_code.unread_feedback():
+        raise StageFailure(stage, NARROW, machine_code.unread_feedback())
 
 
 TF32_HINT = ("your kernels use tl.dot, which on float32 inputs computes in TF32 by default "

@@ -132,7 +132,7 @@ def check_texts(files) -> str | None:
         except OSError:
             continue
         if found is not None:
-            return f"{os.path.basename(path).rsplit('.', 1)[0]}: {found}"
+            return f"{_kernel_name(path)}: {found}"
     return None
 
 
@@ -166,6 +166,8 @@ class Disassembly:
     def __init__(self, tool: list[str] | None):
         self.tool = tool
         self.running: dict[str, subprocess.Popen] = {}
+        # kernels whose machine code could not be read, and why: not vouched for (`unread`)
+        self.unread: dict[str, str] = {}
 
     def start(self, paths) -> None:
         if not self.tool:
@@ -176,14 +178,16 @@ class Disassembly:
                     self.running[path] = subprocess.Popen([*self.tool, path], stdout=subprocess.PIPE,
                                                           stderr=subprocess.DEVNULL, text=True,
                                                           errors="replace")
-                except OSError:
+                except OSError as e:
+                    self.unread[path] = f"the disassembler did not start: {e.strerror or e}"
                     continue
                 STARTED.add(self.running[path].pid)
 
     def finish(self, paths=()) -> str | None:
         """The first narrow instruction among every kernel started so far and `paths`, as
-        'kernel: instruction', or None (a disassembly that fails or runs past its time limit
-        gives no verdict: the text check has read that kernel's PTX)."""
+        'kernel: instruction', or None. A disassembly that fails or runs past its time limit
+        vouches for nothing: the kernel goes to `unread` (`unread_feedback`), since only kernels
+        whose text cannot vouch for them are disassembled (`needing_machine_code`)."""
         self.start(paths)
         found = None
         for path, process in self.running.items():
@@ -192,13 +196,29 @@ class Disassembly:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.communicate()
+                self.unread[path] = f"the disassembler ran past {DISASSEMBLY_TIMEOUT_S:g} s"
                 continue
-            if found is None and process.returncode == 0:
+            if process.returncode != 0:
+                self.unread[path] = f"the disassembler failed (exit status {process.returncode})"
+            elif found is None:
                 line = narrow_in_sass(out)
                 if line is not None:
-                    found = f"{os.path.basename(path).rsplit('.', 1)[0]}: {line}"
+                    found = f"{_kernel_name(path)}: {line}"
         self.running = {}
         return found
+
+    def unread_feedback(self) -> str | None:
+        """What to tell a submission whose kernels' machine code could not be read, or None."""
+        if not self.unread:
+            return None
+        named = "; ".join(f"{_kernel_name(p)}: {why}" for p, why in sorted(self.unread.items()))
+        return (f"the machine code of your kernels holding inline assembly could not be read "
+                f"({named}); kernels with assembly of their own are scored only once their "
+                f"machine code shows no 8-bit or narrower arithmetic. {REASON}")
+
+
+def _kernel_name(path: str) -> str:
+    return os.path.basename(path).rsplit(".", 1)[0]
 
 
 def needing_machine_code(files) -> list[str]:
