@@ -101,6 +101,22 @@ def test_bfloat16_arithmetic_is_refused_with_the_reason_and_its_casts_run():
     assert bool(((out - 2 * x).abs() <= 2 * x.abs() * 2.0 ** -7).all())
 
 
+def float32_named_bf16(x_ptr, out_ptr, n, slope, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    bf16 = x * slope  # TTIR: %bf16 = tt.splat %slope, then arith.mulf %x, %bf16 on float32
+    tl.store(out_ptr + offs, tl.where(x > 0, x, bf16), mask=mask)
+
+
+def test_a_float32_value_named_bf16_is_not_bfloat16_arithmetic():
+    """Red-team pass 65: the bfloat16 rule read the source's names in the TTIR (`%bf16`)."""
+    x, out = torch.randn(64), torch.empty(64)
+    guard, error = launch(interpreted(float32_named_bf16), (1,), x, out, 64, 0.5, BLOCK=64)
+    assert error is None and guard.kernel_error is None
+    assert torch.equal(out, torch.where(x > 0, x, x * 0.5))
+
+
 def test_a_loop_carried_value_that_changes_type_is_refused():
     x = torch.randn(100)
     guard, error = launch(interpreted(sum_of_squares), (1,), x, torch.empty(1), 100, BLOCK=32)

@@ -50,6 +50,11 @@ WIDE_LINES = [
     "ld.global.u8 %rs1, [%rd2];",
     "cvt.rn.f16.f32 %rs1, %f1;",
     "mov.b32 %r1, 0xf8E3;",  # a constant, not a type
+    # int32 literals narrowed to a byte or bool pointer's bytes by Triton itself, in a kernel that
+    # converts no float to an integer: `tl.load(mask_ptr + offs, mask=ok, other=0)`,
+    # `tl.store(m_ptr + offs, tl.where(x > 0, 1, 0))`, `tl.store(flag_ptr, 1)`
+    "%m_32 = arith.trunci %m_31 : tensor<1024xi32> to tensor<1024xi8> loc(#loc27)",
+    "%6 = arith.trunci %5 : i32 to i8 loc(#loc11)",
 ]
 
 
@@ -70,6 +75,8 @@ def test_narrow_formats_are_found_in_compiled_text(line):
     # red-team pass 64: two line comments to ptxas, not one block comment
     "// /*\nmma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%r1}, {%r2}, {%r3}, {%r4};\n// */",
     '%0 = tt.elementwise_inline_asm "// /*\\0Acvt.rni.sat.s8.f32 $0, $1;\\0A// */" {pure}',
+    # a float quantised by way of int32 (`.to(tl.int32).to(tl.int8)`)
+    "%i = arith.fptosi %x : tensor<128xf32> to tensor<128xi32>\n"
     "%q = arith.trunci %i : tensor<128xi32> to tensor<128xi8>",
 ])
 def test_narrow_instructions_are_read_as_the_assembler_reads_them(text):
@@ -83,6 +90,10 @@ def test_narrow_instructions_are_read_as_the_assembler_reads_them(text):
     '%x = tt.load %E5M2 : tensor<64x!tt.ptr<f32>> loc("e4m3"(#loc3))',
     '%y = arith.addf %a, %b : f32 loc(callsite("dp4a"(#loc1) at fused["x"(#loc2), #loc4]))',
     ".visible .entry dp4a_kernel(",
+    # a helper's mangled symbol that MLIR quotes (a tuple constexpr in it): still its own name
+    '%2 = tt.call @"submission.f8E4_clamp__fp32S1024S__(1, 0)cconstexpr_0_d_0__(1, 1)cconstexpr_inf_"(%x_26) '
+    ': (tensor<1024xf32>) -> tensor<1024xf32> loc(#loc9)',
+    'tt.func private @"submission.f8E4_clamp__fp32S1024S__(1, 0)cconstexpr_0_d_0_"(%x: tensor<1024xf32>) {',
     "ld.param.u64 %rd1, [e4m3_kernel_param_0];",
     '.file 1 "/tmp/e4m3.py"',
 ])
@@ -93,6 +104,13 @@ def test_the_sources_own_names_are_not_read_as_formats(text):
 @pytest.mark.parametrize("line", WIDE_LINES)
 def test_16_and_32_bit_arithmetic_is_not(line):
     assert precision.narrow_arithmetic(line) is None
+
+
+def test_a_quoted_symbol_cannot_be_forged_by_inline_assembly():
+    """TTIR prints the quotes inside inline assembly as `\\22`: only MLIR's own quoting of a symbol
+    is dropped as a name, not assembly made to look like one."""
+    asm = '%0 = tt.elementwise_inline_asm "tt.call @\\22 cvt.rn.satfinite.e4m3x2.f32 $0, $2, $1; \\22" {pure}'
+    assert precision.narrow_arithmetic(asm) is not None
 
 
 def test_a_steps_compiled_kernels_are_read_from_its_cache_folder(tmp_path):

@@ -37,9 +37,11 @@ import subprocess
 
 ERROR_CLASS = "narrow_precision"  # (stages.ERROR_CLASSES)
 REASON = ("kernels for this task may not compute in 8-bit or narrower formats (fp8, fp6, fp4, "
-          "int8 or int4 dot products): their rounding (2^-4 of a value for e4m3) is within the "
-          "tolerance only where errors cancel, as on random inputs, not on every input of the "
-          "task's range; compute in float32, TF32 (tl.dot's default) or 16-bit floats")
+          "int8 or int4 dot products, floats converted to 8-bit integers): their rounding (2^-4 "
+          "of a value for e4m3) is within the tolerance only where errors cancel, as on random "
+          "inputs, not on every input of the task's range; compute in float32, TF32 (tl.dot's "
+          "default) or 16-bit floats (a byte mask made from a comparison, `(x > 0).to(tl.uint8)`, "
+          "is fine)")
 
 # What names an 8-bit or narrower computation in Triton's IR (TTIR), in PTX, or in inline
 # assembly held in either; each pattern is searched line by line.
@@ -61,8 +63,15 @@ _NARROW = (
     # of i1, not this)
     re.compile(r"\btt\.dot_scaled\b"),
     re.compile(r"\btt\.dot\b.*x(i8|i4|i1)>"),
-    re.compile(r"\barith\.(fpto[su]i|trunci)\b.*\bto\b.*(\b|x)i(8|4)\b"),
+    re.compile(r"\barith\.fpto[su]i\b.*\bto\b.*(\b|x)i(8|4)\b"),
 )
+# An integer narrowed to 8 bits or fewer (red-team pass 64): a float quantised by way of a wider
+# integer (`x.to(tl.int32).to(tl.int8)`) only in a kernel that converts floats to integers at all.
+# Triton narrows every int32 literal stored to or loaded (`other=0`) from a byte or bool pointer,
+# and `tl.maximum(m, 0)` on bytes, the same way (red-team pass 65: honest byte and bool masks
+# were refused).
+_NARROWED_INT = re.compile(r"\barith\.trunci\b.*\bto\b.*(\b|x)i(8|4)\b")
+_FLOAT_TO_INT = re.compile(r"\barith\.fpto[su]i\b")
 COMPILED_SUFFIXES = (".ttir", ".ptx")
 
 
@@ -70,8 +79,10 @@ def narrow_arithmetic(text: str) -> str | None:
     """The first line of compiled text (TTIR or PTX) that computes in a narrow format, or None.
     Read as the assembler reads it (`_as_assembled`): red-team pass 63 split an instruction's
     modifiers with a comment (`.s32/**/.s8.s8.s32`)."""
-    for line in _as_assembled(text).splitlines():
-        if any(p.search(line) for p in _NARROW):
+    lines = _as_assembled(text).splitlines()
+    quantising = any(_FLOAT_TO_INT.search(line) for line in lines)
+    for line in lines:
+        if any(p.search(line) for p in _NARROW) or (quantising and _NARROWED_INT.search(line)):
             return " ".join(line.split())[:200]
     return None
 
@@ -91,13 +102,22 @@ _SPACED_MODIFIER = re.compile(r"\s+\.(?=[A-Za-z0-9_])")
 _NAMES = re.compile(r"[%@][\w.$]+|\bloc\((\"[^\"]*\"|[^()\"]|\((\"[^\"]*\"|[^()\"]|\([^()]*\))*\))*\)"
                     r"|^\s*#loc.*$|^\s*\.(file|loc)\b.*$"
                     r"|\.(entry|func)\s+[\w$]+|\b[\w$]+_param_\d+\b", re.MULTILINE)
+# A callee's symbol that MLIR quotes (its mangled name holds a tuple constexpr: `tt.call
+# @"submission.f8E4_clamp__(1, 0)c..."`, red-team pass 65), read off the raw TTIR, before
+# inline assembly is unescaped (whose quotes TTIR prints as `\22`: assembly cannot make one).
+_QUOTED_SYMBOL = re.compile(r"(\btt\.(call|func)\b[^\n\"]*?)@\"[^\"\n]*\"")
+
+
+def without_names(text: str) -> str:
+    """`text` with the names the source chose dropped (`_NAMES`, `_QUOTED_SYMBOL`)."""
+    return _NAMES.sub(" ", _QUOTED_SYMBOL.sub(r"\1 ", text))
 
 
 def _as_assembled(text: str) -> str:
     """Inline assembly unescaped (TTIR prints a newline in it as `\\0A`), comments dropped (PTX
     takes C's), the source's own names dropped (`_NAMES`), and a modifier after whitespace or a
     line break joined to what it follows (an instruction may span lines)."""
-    text = _MLIR_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
+    text = _MLIR_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), _QUOTED_SYMBOL.sub(r"\1 ", text))
     text = _COMMENT.sub(" ", text)
     return _SPACED_MODIFIER.sub(".", _NAMES.sub(" ", text))
 
