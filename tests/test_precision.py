@@ -323,3 +323,24 @@ def test_machine_code_that_cannot_be_read_vouches_for_nothing(tmp_path, monkeypa
     honest = precision.Disassembly(["sh", "-c", 'echo "HMMA.16816.F32.BF16 R4, R8, R12, R4 ;"'])
     honest.start([str(cubins["fine"])])
     assert honest.finish() is None and honest.unread_feedback() is None
+
+
+def test_the_feedback_names_the_line_of_the_source_that_computes_narrow(tmp_path, monkeypatch):
+    """TTIR's debug locations say which line of the submission made the narrow instruction; a
+    line inside Triton's library is followed to its call site in the submission."""
+    file = "adversarial/matmul_int8_centred_quantised.py"
+    _sm90_cubin(tmp_path, monkeypatch, file, "mm_kernel", MATMUL_SIGNATURE, {"BM": 64, "BN": 64, "BK": 32})
+    quantising = next(n for n, line in enumerate((KERNELS / file).read_text().splitlines(), 1)
+                      if ".to(tl.int8)" in line)
+    found = precision.narrow_arithmetic((tmp_path / "mm_kernel.ttir").read_text())
+    assert found.endswith(f"(line {quantising} of your source)"), found
+    through_library = "\n".join([
+        "module {",
+        "  %1 = arith.fptosi %0 : tensor<4xf32> to tensor<4xi8> loc(#loc7)",
+        "}",
+        '#loc3 = loc("/eval/submission.py":12:4)',
+        '#loc5 = loc("/venv/site-packages/triton/language/standard.py":10:2)',
+        '#loc6 = loc("q"(#loc5))',
+        "#loc7 = loc(callsite(#loc6 at #loc3))"])
+    assert precision.narrow_arithmetic(through_library).endswith("(line 12 of your source)")
+    assert precision.narrow_arithmetic("cvt.rni.sat.s8.f32 %r1, %f1;") == "cvt.rni.sat.s8.f32 , ;"

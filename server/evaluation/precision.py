@@ -83,7 +83,38 @@ def narrow_arithmetic(text: str) -> str | None:
     quantising = any(_FLOAT_TO_INT.search(line) for line in lines)
     for line in lines:
         if any(p.search(line) for p in _NARROW) or (quantising and _NARROWED_INT.search(line)):
-            return " ".join(line.split())[:200]
+            found = " ".join(line.split())
+            where = source_line(text, found)
+            shown = found.removeprefix("= ")  # (what a dropped name was assigned)
+            return shown[:200] + (f" (line {where} of your source)" if where else "")
+    return None
+
+
+_LOCATION = re.compile(r'^\s*(#loc\d*) = loc\((.*)\)\s*$', re.MULTILINE)
+_FILE_LINE = re.compile(r'"([^"]*)":(\d+):\d+')
+_LOC_REFERENCE = re.compile(r"#loc\d*\b")
+
+
+def source_line(text: str, found: str) -> int | None:
+    """The line of the kernel's source that TTIR's debug locations give for the compiled line
+    `found` (as `narrow_arithmetic` prints it), so that the feedback says where; None where the
+    line spans several of the text's lines or names no location of the submission's own (a
+    line in Triton's library is followed to its call site)."""
+    locations = dict(_LOCATION.findall(text))
+    for raw in text.splitlines():
+        if " ".join(_as_assembled(raw).split()) != found:
+            continue
+        pending, seen = [m.group(0) for m in re.finditer(r"loc\((.*)\)\s*$", raw)], set()
+        while pending:
+            body = pending.pop(0)
+            own = [int(n) for path, n in _FILE_LINE.findall(body) if "/triton/" not in path]
+            if own:
+                return own[0]
+            for ref in _LOC_REFERENCE.findall(body):  # names, call sites: what they point at
+                if ref not in seen and ref in locations:
+                    seen.add(ref)
+                    pending.append(locations[ref])
+        return None
     return None
 
 
