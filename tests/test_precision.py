@@ -78,6 +78,17 @@ def test_narrow_formats_are_found_in_compiled_text(line):
     # a float quantised by way of int32 (`.to(tl.int32).to(tl.int8)`)
     "%i = arith.fptosi %x : tensor<128xf32> to tensor<128xi32>\n"
     "%q = arith.trunci %i : tensor<128xi32> to tensor<128xi8>",
+    # red-team pass 65: comment marks and a location's parentheses in assert messages (strings
+    # in MLIR's lexer) around the narrow lines
+    'tt.assert %0, "/*" : tensor<64xi1> loc(#loc9)\n'
+    "%y = tt.fp_to_fp %x, rounding = rtne : tensor<64x32xf32> -> tensor<64x32xf8E4M3FN> loc(#loc10)\n"
+    'tt.assert %1, "*/" : tensor<64xi1> loc(#loc11)',
+    'tt.assert %0, "loc(" : tensor<64xi1> loc(#loc9)\n'
+    "%y = tt.fp_to_fp %x, rounding = rtne : tensor<64x32xf32> -> tensor<64x32xf8E4M3FN> loc(#loc10)\n"
+    'tt.assert %1, ")" : tensor<64xi1> loc(#loc11)',
+    '%0 = tt.elementwise_inline_asm "loc(" {constraints = "=r,r", pure = true} %a\n'
+    "%y = tt.fp_to_fp %x, rounding = rtne : tensor<64x32xf32> -> tensor<64x32xf8E4M3FN> loc(#loc10)\n"
+    '%1 = tt.elementwise_inline_asm ")" {constraints = "=r,r", pure = true} %b',
 ])
 def test_narrow_instructions_are_read_as_the_assembler_reads_them(text):
     assert precision.narrow_arithmetic(text) is not None
@@ -106,11 +117,15 @@ def test_16_and_32_bit_arithmetic_is_not(line):
     assert precision.narrow_arithmetic(line) is None
 
 
-def test_a_quoted_symbol_cannot_be_forged_by_inline_assembly():
-    """TTIR prints the quotes inside inline assembly as `\\22`: only MLIR's own quoting of a symbol
-    is dropped as a name, not assembly made to look like one."""
-    asm = '%0 = tt.elementwise_inline_asm "tt.call @\\22 cvt.rn.satfinite.e4m3x2.f32 $0, $2, $1; \\22" {pure}'
-    assert precision.narrow_arithmetic(asm) is not None
+def test_strings_in_inline_assembly_are_read_as_the_assembler_reads_them():
+    """Inline assembly is read on its own, unescaped, with its strings emptied as ptxas's lexer
+    takes them (`.pragma "..."`): comment marks inside them hide nothing after them, and an
+    instruction inside quotes, which ptxas would not assemble, is not read as one."""
+    pragmas = ('%0 = tt.elementwise_inline_asm ".pragma \\22/*\\22;\\0Acvt.rn.satfinite.e4m3x2.f32 '
+               '$0, $2, $1;\\0A.pragma \\22*/\\22;" {pure}')
+    assert "e4m3x2" in precision.narrow_arithmetic(pragmas)
+    quoted = '%0 = tt.elementwise_inline_asm "tt.call @\\22 cvt.rn.satfinite.e4m3x2.f32 $0, $2, $1; \\22" {pure}'
+    assert precision.narrow_arithmetic(quoted) is None
 
 
 def test_a_steps_compiled_kernels_are_read_from_its_cache_folder(tmp_path):

@@ -14,10 +14,12 @@ Under TRITON_INTERPRET every `@triton.jit` function (triton.language's standard 
 included) is an InterpretedFunction, which the code generator does not compile: for the length
 of one front-end run each is seen as the JITFunction a GPU process holds."""
 
+import ast
 import contextlib
 import functools
 import re
 import sys
+import textwrap
 import types
 
 from . import precision
@@ -79,7 +81,7 @@ def check_launch(kernel, args: tuple, kwargs: dict, unwatched=contextlib.nullcon
     with unwatched():
         bound, specialization, options = binder(*args, **kwargs)
     options, signature, constexprs, attrs = jit._pack_args(backend, kwargs, bound, specialization, options)
-    key = (site, repr(signature), repr(sorted(constexprs.items(), key=repr)), repr(options))
+    key = (site, repr(signature), _constexpr_key(sorted(constexprs.items(), key=repr)), repr(options))
     if key in _compiled:
         return
     with _standard_library_as_jit():
@@ -96,6 +98,24 @@ def check_launch(kernel, args: tuple, kwargs: dict, unwatched=contextlib.nullcon
         raise InterpreterCompilationLimit(f"{BF16_MESSAGE} (in the kernel's TTIR: "
                                           f"{' '.join(bf16.split())[:160]})")
     _compiled.add(key)
+
+
+# Objects a launch's key names by identity (kept alive so that no id is reused)
+_keyed: dict[int, object] = {}
+
+
+def _constexpr_key(value):
+    """A launch's compile-time values as its key: plain values by type and repr, any other object
+    (a @triton.jit function passed as `ACT=f`, a dtype) by identity. Red-team pass 65: by repr
+    alone, two @triton.jit functions defined under one name (`JITFunction(module:name)`) were one
+    key, and the second, never compiled here, ran an fp8 tl.dot unread."""
+    kind = type(value)
+    if kind in (int, float, bool, str, type(None)):
+        return (kind.__name__, repr(value))
+    if kind in (tuple, list):
+        return (kind.__name__, tuple(_constexpr_key(v) for v in value))
+    _keyed[id(value)] = value
+    return ("object", id(value))
 
 
 def _prepare(kernel, backend) -> tuple:
@@ -173,6 +193,7 @@ class _JitTwins:
             k: self.value(v) for k, v in fn.__kwdefaults__.items()}
         options = {k: v for k, v in interpreted.kwargs.items() if k in _JIT_OPTIONS}
         jit.__init__(twin, **options)
+        _compiles_its_own_def(jit)
         return jit
 
     def _cell(self, cell):
@@ -189,6 +210,30 @@ class _JitTwins:
         self._scopes[id(names)] = (names, scope)
         scope.update({name: self.value(value) for name, value in list(names.items())})
         return scope
+
+
+class SourceNotItsOwn(Exception):
+    """A kernel whose source, as Triton's compiler takes it, starts at another `def` line."""
+
+
+def _compiles_its_own_def(jit) -> None:
+    """Triton compiles a function from the first line of its source (decorators included) that
+    starts with `def`; the interpreter runs the function's own (the guard's
+    `_def_line_of_the_function`). Red-team pass 65: an autotune `key` string holding a `def`
+    line made the two different kernels, and this front end compiled the string's."""
+    text = textwrap.dedent("".join(jit.raw_src))
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        tree = None
+    first = tree.body[0] if tree is not None and tree.body else None
+    if not isinstance(first, ast.FunctionDef):
+        raise SourceNotItsOwn(f"the source of `{jit.__name__}` does not start with its definition")
+    start = sum(len(line) + 1 for line in text.split("\n")[:first.lineno - 1])  # as ast counts lines
+    if jit.src != text[start:]:
+        raise SourceNotItsOwn(f"a line of the decorators of `{jit.__name__}` starts with `def`: "
+                              "Triton compiles a kernel from the first such line of its source, "
+                              "so the kernel it would compile is not this one")
 
 
 @contextlib.contextmanager

@@ -78,8 +78,11 @@ COMPILED_SUFFIXES = (".ttir", ".ptx")
 def narrow_arithmetic(text: str) -> str | None:
     """The first line of compiled text (TTIR or PTX) that computes in a narrow format, or None.
     Read as the assembler reads it (`_as_assembled`): red-team pass 63 split an instruction's
-    modifiers with a comment (`.s32/**/.s8.s8.s32`)."""
-    lines = _as_assembled(text).splitlines()
+    modifiers with a comment (`.s32/**/.s8.s8.s32`). Each inline assembly string in TTIR is read
+    on its own, as the assembly it is (`_INLINE_ASM`)."""
+    texts = [_as_assembled(text), *(_as_assembled(_MLIR_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), asm),
+                                                  _ASM_NAMES) for asm in _INLINE_ASM.findall(text))]
+    lines = "\n".join(texts).splitlines()
     quantising = any(_FLOAT_TO_INT.search(line) for line in lines)
     for line in lines:
         if any(p.search(line) for p in _NARROW) or (quantising and _NARROWED_INT.search(line)):
@@ -98,8 +101,8 @@ _LOC_REFERENCE = re.compile(r"#loc\d*\b")
 def source_line(text: str, found: str) -> int | None:
     """The line of the kernel's source that TTIR's debug locations give for the compiled line
     `found` (as `narrow_arithmetic` prints it), so that the feedback says where; None where the
-    line spans several of the text's lines or names no location of the submission's own (a
-    line in Triton's library is followed to its call site)."""
+    line spans several of the text's lines, sits in inline assembly, or names no location of the
+    submission's own (a line in Triton's library is followed to its call site)."""
     locations = dict(_LOCATION.findall(text))
     for raw in text.splitlines():
         if " ".join(_as_assembled(raw).split()) != found:
@@ -121,8 +124,13 @@ def source_line(text: str, found: str) -> int | None:
 _MLIR_ESCAPE = re.compile(r"\\([0-9A-Fa-f]{2})")
 # Both kinds in one left-to-right pass, as the assembler's lexer reads them (red-team pass 64:
 # `// /*` then the instruction then `// */` is two line comments to ptxas, and stripping block
-# comments first swallowed the instruction)
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+# comments first swallowed the instruction), and string literals as tokens of their own, as
+# MLIR's and ptxas's lexers read them (red-team pass 65: assert messages "/*" and "*/", or
+# "loc(" and ")", around an fp8 tl.dot in the TTIR made its lines one comment or one location).
+# MLIR prints a string on one line (`\0A` for a newline, `\22` for a quote).
+_COMMENT = re.compile(r'"[^"\n]*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
+# The assembly of `tl.inline_asm_elementwise` in TTIR (its other strings are messages and names)
+_INLINE_ASM = re.compile(r'\belementwise_inline_asm\s+"([^"\n]*)"')
 _SPACED_MODIFIER = re.compile(r"\s+\.(?=[A-Za-z0-9_])")
 
 
@@ -130,27 +138,27 @@ _SPACED_MODIFIER = re.compile(r"\s+\.(?=[A-Za-z0-9_])")
 # after the kernel's variables (`%dp2a`, `@e4m3_kernel`) and its debug locations quote the
 # source; PTX's registers, symbols, parameters and debug lines likewise (review of session 33:
 # an honest kernel with a variable `dp2a` was refused).
-_NAMES = re.compile(r"[%@][\w.$]+|\bloc\((\"[^\"]*\"|[^()\"]|\((\"[^\"]*\"|[^()\"]|\([^()]*\))*\))*\)"
+_NAMES = re.compile(r"[%@][\w.$]+|\bloc\((\"[^\"\n]*\"|[^()\"\n]|\((\"[^\"\n]*\"|[^()\"\n]|\([^()\n]*\))*\))*\)"
                     r"|^\s*#loc.*$|^\s*\.(file|loc)\b.*$"
                     r"|\.(entry|func)\s+[\w$]+|\b[\w$]+_param_\d+\b", re.MULTILINE)
-# A callee's symbol that MLIR quotes (its mangled name holds a tuple constexpr: `tt.call
-# @"submission.f8E4_clamp__(1, 0)c..."`, red-team pass 65), read off the raw TTIR, before
-# inline assembly is unescaped (whose quotes TTIR prints as `\22`: assembly cannot make one).
-_QUOTED_SYMBOL = re.compile(r"(\btt\.(call|func)\b[^\n\"]*?)@\"[^\"\n]*\"")
+# In inline assembly: its registers and symbols (no MLIR locations there)
+_ASM_NAMES = re.compile(r"[%@][\w.$]+")
 
 
 def without_names(text: str) -> str:
-    """`text` with the names the source chose dropped (`_NAMES`, `_QUOTED_SYMBOL`)."""
-    return _NAMES.sub(" ", _QUOTED_SYMBOL.sub(r"\1 ", text))
+    """`text` with its strings emptied and the names the source chose dropped (a float32 value
+    named `bf16` is `%bf16`; a callee's symbol holding a tuple constexpr is quoted, `tt.call
+    @"submission.f8E4_clamp__(1, 0)c..."`: red-team pass 65)."""
+    return _as_assembled(text)
 
 
-def _as_assembled(text: str) -> str:
-    """Inline assembly unescaped (TTIR prints a newline in it as `\\0A`), comments dropped (PTX
-    takes C's), the source's own names dropped (`_NAMES`), and a modifier after whitespace or a
-    line break joined to what it follows (an instruction may span lines)."""
-    text = _MLIR_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), _QUOTED_SYMBOL.sub(r"\1 ", text))
-    text = _COMMENT.sub(" ", text)
-    return _SPACED_MODIFIER.sub(".", _NAMES.sub(" ", text))
+def _as_assembled(text: str, names: re.Pattern = _NAMES) -> str:
+    """Comments dropped (PTX takes C's) and string literals emptied, in one pass (`_COMMENT`; an
+    inline assembly string is read by itself, unescaped: `narrow_arithmetic`), the source's own
+    names dropped (`_NAMES`), and a modifier after whitespace or a line break joined to what it
+    follows (an instruction may span lines)."""
+    text = _COMMENT.sub(lambda m: '""' if m.group(0).startswith('"') else " ", text)
+    return _SPACED_MODIFIER.sub(".", names.sub(" ", text))
 
 
 def files_under(folder: str) -> list[str]:

@@ -16,6 +16,7 @@ import codecs
 import dataclasses
 import io
 import re
+import textwrap
 import tokenize
 from dataclasses import dataclass
 
@@ -75,7 +76,33 @@ def _check_source(source: str, language: str) -> StaticReport:
         report = StaticReport(kernels=(), autotuned=False, cuda_source=source)
     else:
         report = _check_triton(tree, aliases)
+        _check_kernel_source_starts_at_its_def(tree, source, aliases)
     return dataclasses.replace(report, own_methods=own_methods(tree, aliases))
+
+
+# How Triton's JITFunction finds a kernel's body in `inspect.getsource` (decorators included):
+# the first line that starts with `def` once dedented
+_TRITON_DEF = re.compile(r"^def\s+\w+\s*\(", re.MULTILINE)
+
+
+def _check_kernel_source_starts_at_its_def(tree: ast.Module, source: str, aliases: dict[str, str]) -> None:
+    """Triton compiles a kernel from the first line of its source (decorators included) that
+    starts with `def`: a line of a decorator's string counts (red-team pass 65: an autotune `key`
+    string holding `def kernel(...):` and a quote that ran to the kernel's end; Triton compiled
+    that kernel, which no rule read, and the cpu evaluator's interpreter ran the real one). The
+    first such line must be the kernel's own `def`."""
+    lines = _LINES.findall(source)  # as ast counts them (not at form feeds, as splitlines does)
+    for fn in nodes(tree):
+        if not isinstance(fn, ast.FunctionDef) or not any(
+                d in JIT_DECORATORS for d in _decorator_names(fn, aliases)):
+            continue
+        first = min([fn.lineno, *(d.lineno for d in fn.decorator_list)])
+        text = textwrap.dedent("".join(lines[first - 1:fn.end_lineno]))
+        found = _TRITON_DEF.search(text)
+        if found is None or text.count("\n", 0, found.start()) != fn.lineno - first:
+            _fail(f"line {fn.lineno}: a line of the decorators of `{fn.name}` starts with `def`: "
+                  "Triton compiles a kernel from the first such line of its source, so the kernel "
+                  "it would compile is not this one; start no decorator line with `def`")
 
 
 _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
