@@ -6,6 +6,8 @@ legit/matmul_fp16_tensor_cores.py) and on the GPU in tests/test_gpu.py."""
 
 import importlib.util
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -359,3 +361,54 @@ def test_the_feedback_names_the_line_of_the_source_that_computes_narrow(tmp_path
         "#loc7 = loc(callsite(#loc6 at #loc3))"])
     assert precision.narrow_arithmetic(through_library).endswith("(line 12 of your source)")
     assert precision.narrow_arithmetic("cvt.rni.sat.s8.f32 %r1, %f1;") == "cvt.rni.sat.s8.f32 , ;"
+
+
+def test_a_library_whose_machine_code_cannot_be_read_is_refused(tmp_path, monkeypatch):
+    """The build gate reads every CUDA library's machine code before it loads: a library with
+    no device code passes, one cuobjdump fails on or times out on vouches for nothing."""
+    library = str(tmp_path / "ext.so")
+    monkeypatch.setattr(precision, "DISASSEMBLY_TIMEOUT_S", 0.5)
+
+    def with_tool(script):
+        monkeypatch.setattr(precision, "disassembler", lambda kind="nvdisasm": ["sh", "-c", script])
+        return precision.check_library(library)
+
+    assert with_tool("echo \"cuobjdump info    : File '$0' does not contain device code\"; exit 255") is None
+    assert with_tool('echo "HMMA.16816.F32.BF16 R4, R8, R12, R4 ;"') is None
+    assert with_tool('echo "  IMMA.16832.S8.S8 R4, R8, R12, R4 ;"') == "ext.so: IMMA.16832.S8.S8 R4, R8, R12, R4 ;"
+    with pytest.raises(precision.Unreadable, match=r"failed \(exit status 1\): cuobjdump fatal"):
+        with_tool('echo "cuobjdump fatal : bad fatbin" >&2; exit 1')
+    with pytest.raises(precision.Unreadable, match="ran past 0.5 s"):
+        with_tool("sleep 30")
+
+
+WMMA_INT8 = r"""
+#include <mma.h>
+using namespace nvcuda;
+using q8 = signed char;
+__global__ void product(const q8* a, const q8* b, int* c) {
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, q8, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, q8, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, int> fc;
+  wmma::fill_fragment(fc, 0);
+  wmma::load_matrix_sync(fa, a, 16);
+  wmma::load_matrix_sync(fb, b, 16);
+  wmma::mma_sync(fc, fa, fb, fc);
+  wmma::store_matrix_sync(c, fc, 16, wmma::mem_row_major);
+}
+"""
+
+
+@needs_disassembler
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="no nvcc on this machine")
+@pytest.mark.parametrize("code", ["sm_90", "compute_90"], ids=["machine-code", "ptx-only"])
+def test_a_librarys_int8_product_is_refused_as_machine_code_or_as_ptx(tmp_path, code):
+    """A library built for PTX alone (`code=compute_90`, an allowed flag) holds no machine code
+    until the driver compiles it at load: cuobjdump's PTX is read then, as a Triton kernel's."""
+    (tmp_path / "k.cu").write_text(WMMA_INT8)
+    library = tmp_path / "k.so"
+    subprocess.run(["nvcc", "-shared", "-Xcompiler", "-fPIC", "-gencode", f"arch=compute_90,code={code}",
+                    "-o", str(library), str(tmp_path / "k.cu")], check=True, capture_output=True, timeout=300)
+    found = precision.check_library(str(library))
+    assert found is not None and found.startswith("k.so: "), found
+    assert ("IMMA" in found) if code == "sm_90" else (".s8.s8.s32" in found), found

@@ -53,7 +53,12 @@ def _checked_import(original, suffix: str):
         problem = forbidden_import(names, ALLOWED_OP_NAMES)
         if problem:
             _refuse(f"sources whose built library imports {problem}")
-        narrow = precision.check_library(library)  # its machine code, whatever the text spelled
+        try:
+            narrow = precision.check_library(library)  # its machine code, whatever the text spelled
+        except precision.Unreadable as error:
+            _refuse(f"sources whose built library's machine code could not be read ({error}); it "
+                    f"is read for 8-bit or narrower arithmetic before it loads",
+                    precision.ERROR_CLASS)
         if narrow:
             _refusals.append(StageFailure(COMPILE, precision.ERROR_CLASS, precision.feedback(narrow)))
             raise _refusals[-1]

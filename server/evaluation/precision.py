@@ -305,7 +305,7 @@ def needing_machine_code(files) -> list[str]:
 
 def disassembler(kind: str = "nvdisasm") -> list[str] | None:
     """Triton's own copy of the CUDA disassembler (`nvdisasm -c`: code sections only) or of
-    cuobjdump (`-sass`, for a CUDA extension's library); None where there is none."""
+    cuobjdump (`-sass -ptx`, for a CUDA extension's library); None where there is none."""
     try:
         from triton import knobs
         path = getattr(knobs.nvidia, kind).path
@@ -313,22 +313,49 @@ def disassembler(kind: str = "nvdisasm") -> list[str] | None:
         return None
     if not path or not os.access(path, os.X_OK):
         return None
-    return [path, "-c"] if kind == "nvdisasm" else [path, "-sass"]
+    return [path, "-c"] if kind == "nvdisasm" else [path, "-sass", "-ptx"]
+
+
+class Unreadable(Exception):
+    """A library whose machine code the disassembler could not read: it vouches for nothing."""
 
 
 def check_library(path: str) -> str | None:
     """The first narrow instruction in a built library's device code (a CUDA extension, read
-    before it is loaded), as 'library: instruction', or None."""
+    before it is loaded), as 'library: instruction', or None (none, or no device code at all).
+    Raises Unreadable where cuobjdump fails otherwise or runs past its time limit."""
     tool = disassembler("cuobjdump")
     if tool is None:
         return None
     try:
         done = subprocess.run([*tool, path], capture_output=True, text=True, errors="replace",
                               timeout=DISASSEMBLY_TIMEOUT_S)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    line = narrow_in_sass(done.stdout) if done.returncode == 0 else None
+    except subprocess.TimeoutExpired:
+        raise Unreadable(f"cuobjdump ran past {DISASSEMBLY_TIMEOUT_S:g} s") from None
+    except OSError as e:
+        raise Unreadable(f"cuobjdump did not start: {e.strerror or e}") from None
+    if done.returncode != 0:
+        if "does not contain device code" in done.stdout + done.stderr:
+            return None  # host code only: nothing to run on a GPU
+        raise Unreadable(f"cuobjdump failed (exit status {done.returncode}): "
+                         f"{(done.stderr or done.stdout).strip()[:200]}")
+    machine, ptx = _fatbin_sections(done.stdout)
+    line = narrow_in_sass(machine) or narrow_arithmetic(ptx)
     return None if line is None else f"{os.path.basename(path)}: {line}"
+
+
+def _fatbin_sections(listing: str) -> tuple[str, str]:
+    """cuobjdump's listing split into its machine code and its PTX. A library may carry PTX
+    alone (`-gencode arch=compute_90,code=compute_90`), which the driver compiles as it loads:
+    no machine code to read beforehand, so its PTX is read as a Triton kernel's is."""
+    parts: dict[str, list[str]] = {"elf": [], "ptx": []}
+    kind = "elf"
+    for line in listing.splitlines():
+        header = re.match(r"\s*Fatbin (elf|ptx) code:", line)
+        if header:
+            kind = header.group(1)
+        parts[kind].append(line)
+    return "\n".join(parts["elf"]), "\n".join(parts["ptx"])
 
 
 class NarrowArithmetic(Exception):
