@@ -148,6 +148,10 @@ def test_imports_are_read_from_the_dynamic_symbol_table(tmp_path):
     ("PyImport_ImportModule", True), ("PyObject_GetAttrString", False), ("PyDict_New", False),
     ("cudaSetDeviceFlags", True), ("cuCtxSetFlags", True), ("cudaGetDeviceFlags", False),
     ("_ZN3c105utils7set_envEPKcS3_b", True), ("_ZN3c105utils7get_envEPKc", True),
+    # red-team pass 65: device code loaded at run time is read by no check of the library
+    ("cudaLibraryLoadData", True), ("cuModuleLoadData", True), ("cuModuleLoadDataEx", True),
+    ("cuLibraryLoadFromFile", True), ("cuLinkCreate_v2", True), ("cuLinkAddData_v2", True),
+    ("cudaLaunchKernelExC", False),
 ])
 def test_which_imports_are_refused(symbol, refused):
     assert (so_imports.forbidden_import([symbol], ALLOWED_OP_NAMES) is not None) == refused

@@ -44,7 +44,10 @@ _CUDA = re.compile(
     r"MemAllocManaged\w*|CtxCreate\w*|DevicePrimaryCtx\w*|MemPool\w*|MallocFromPoolAsync\w*|"
     r"DeviceSetMemPool\w*|Ipc\w*|GetDriverEntryPoint\w*|GetProcAddress\w*|LaunchCooperativeKernelMultiDevice\w*|"
     r"UserObject\w*|ThreadExchangeStreamCaptureMode\w*|LogsRegisterCallback\w*|ProfilerStart\w*|"
-    r"ProfilerStop\w*|SetDeviceFlags\w*|CtxSetFlags\w*)")
+    r"ProfilerStop\w*|SetDeviceFlags\w*|CtxSetFlags\w*|"
+    # device code loaded at run time (PTX or a cubin from a string, linked on the spot): no
+    # review of the library's own code can read it (precision.check_library)
+    r"LibraryLoad\w*|ModuleLoad\w*|LinkCreate\w*|LinkAdd\w*|LinkComplete\w*)")
 _VENDORS = re.compile(r"_*(cublas|cudnn|cufft|curand|cusparse|cusolver|cutensor|nccl|nvrtc|nvJitLink"
                       r"|cupti|nvtx|nvml|cub|thrust|nvshmem|cutlass)", re.IGNORECASE)
 # libtorch, as parts of the mangled name: threads, the profiler's state (behaving honestly
@@ -183,8 +186,9 @@ def forbidden_import(names, allowed_ops) -> str | None:
         if _PYTHON_CODE.fullmatch(name):
             return f"`{name}` (Python's C API that runs or imports code)"
         if _CUDA.fullmatch(name):
-            return (f"`{name}` (host callbacks, graphs, streams of its own, host-visible memory "
-                    "and driver entry points escape the timer and the checks)")
+            return (f"`{name}` (host callbacks, graphs, streams of its own, host-visible memory, "
+                    "driver entry points and device code loaded at run time escape the timer and "
+                    "the checks)")
         if _VENDORS.match(name) or any(f"{len(v)}{v}" in name for v in ("cublas", "cudnn", "cutlass", "thrust", "cub")):
             return f"`{name}` (vendor libraries compute for you; write your own kernels)"
         if name.startswith("_Z"):
