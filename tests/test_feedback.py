@@ -45,5 +45,10 @@ def test_the_cpu_evaluators_limits_are_said_plainly(tmp_path, monkeypatch):
     monkeypatch.setenv("TRITON_INTERPRET", "1")
     assert "libdevice functions are missing" in describe_exception(none_op, str(source))
     assert "no GPU driver" in describe_exception(no_driver, str(source))
+    # honest launches wrapped in CUDA bookkeeping: not only allocations on 'cuda' fail there
+    for cuda_call in (RuntimeError("invalid argument to exchangeDevice"),  # torch.cuda.device(None)
+                      RuntimeError("Found no NVIDIA driver on your system."),  # synchronize()
+                      ValueError("Expected a cuda device, but got: cpu")):  # torch.cuda.device(x.device)
+        assert "leave out calls into torch.cuda" in describe_exception(cuda_call, str(source))
     monkeypatch.setenv("TRITON_INTERPRET", "0")  # a GPU: the error as it is
     assert describe_exception(none_op, str(source)).endswith("'NoneType'")

@@ -49,6 +49,11 @@ def evaluate(evaluator, path):
 def test_legitimate_kernel_is_scored(evaluator, path):
     fields, result = evaluate(evaluator, path)
     assert fields["expect"] == "ok"
+    if "expect_cpu" in fields:  # honest, but beyond a machine without CUDA (torch.cuda calls):
+        # refused here with the reason named (`says`), scored on the gpu evaluator (test_gpu)
+        assert result.error_class == fields["expect_cpu"], f"{result.stage}: {result.feedback}"
+        assert fields.get("says", "") in result.feedback, result.feedback
+        return
     assert result.stage == "scored", f"{result.error_class}: {result.feedback}"
     assert result.correct and result.reward > 0
     assert result.trials_passed == result.trials_total >= 5

@@ -85,9 +85,14 @@ def _interpreter_hint(message: str, candidate_file: str | None) -> str:
     if "active drivers" in message:
         return ("\n(the cpu evaluator has no GPU driver: `triton.runtime.driver.active` fails "
                 "there; allocate on the inputs' device, `x.device`)")
-    if "NVIDIA driver" in message or "not compiled with CUDA" in message:
-        return ("\n(the cpu evaluator runs on CPU tensors, without a GPU: allocate on the inputs' "
-                "device, `x.device`, not 'cuda')")
+    if ("NVIDIA driver" in message or "not compiled with CUDA" in message
+            or "exchangeDevice" in message or "Expected a cuda device" in message):
+        # torch.cuda.synchronize(), torch.cuda.current_device() and `with torch.cuda.device(
+        # x.device.index):` (Triton's older tutorials) reach here too, not only allocations
+        return ("\n(the cpu evaluator runs on CPU tensors, without a GPU or CUDA driver: "
+                "allocate on the inputs' device, `x.device`, not 'cuda', and leave out calls "
+                "into torch.cuda (synchronize, current_device, `with torch.cuda.device(...)`), "
+                "which fail there; they are fine on the gpu evaluator)")
     return ""
 
 
