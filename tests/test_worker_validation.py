@@ -332,6 +332,10 @@ def test_statistics_from_a_sample_pass_the_tasks_inputs_and_fail_the_spiked_ones
     within tolerance on the task's own [0, 1) inputs, far off where a spike dominates a group."""
     trials = list(correctness_trials(lambda: [torch.rand(*shape)], torch.device("cpu"), 0, 2,
                                      task_id))  # (20 of 20 draws within tolerance at these sizes)
+    from server.evaluation.inputs import EPS_TASKS, SMALL_LABEL
+    if task_id in EPS_TASKS:  # and the small-values trial (eps), which a sample passes too
+        assert trials[-1].label == SMALL_LABEL
+        trials = trials[:-1]
     assert [t.label for t in trials] == ["random inputs #1", f"random inputs #2 {SPIKED}"]
     for trial in trials:
         x = trial.inputs[0]
@@ -555,7 +559,49 @@ def test_index_tasks_get_a_trial_whose_elements_all_tie():
     assert task in INDEX_TASKS and TIE_LABEL in describe_extra_inputs(task)
     make_inputs = lambda: [torch.rand(4, 8, 5)]  # noqa: E731
     trials = list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, task, signed=True))
-    assert [t.label for t in trials[5:]] == ["the task's own inputs with random signs, 4x their size", TIE_LABEL]
+    assert [t.label for t in trials[5:7]] == ["the task's own inputs with random signs, 4x their size", TIE_LABEL]
+    x = trials[6].inputs[0]
+    assert x.shape == (4, 8, 5) and bool((x == x.reshape(-1)[0]).all()) and not trials[6].cancelling
+    assert trial_count(5, task, signed=True) == 8 and trial_count(5, "level1/19_ReLU_other") == 5
+
+
+def test_index_tasks_get_a_trial_whose_extremes_tie_among_other_values():
+    """Red-team pass 66: an argmax keeping the last of tied maxima unless its column was
+    constant (max == min) passed the constant trial. One trial draws every element from a few
+    random levels: most columns hold their extreme more than once, among other values."""
+    from server.evaluation.inputs import INDEX_TASKS, LEVELS, LEVELS_LABEL
+
+    task = "level1/51_Argmax_over_a_dimension"
+    assert task in INDEX_TASKS and LEVELS_LABEL in describe_extra_inputs(task)
+    make_inputs = lambda: [torch.rand(16, 64, 63)]  # noqa: E731
+    trials = list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, task, signed=True))
+    assert trials[-1].label == LEVELS_LABEL and not trials[-1].cancelling
     x = trials[-1].inputs[0]
-    assert x.shape == (4, 8, 5) and bool((x == x.reshape(-1)[0]).all()) and not trials[-1].cancelling
-    assert trial_count(5, task, signed=True) == 7 and trial_count(5, "level1/19_ReLU_other") == 5
+    assert x.shape == (16, 64, 63) and 1 < x.unique().numel() <= LEVELS
+    assert 0 <= float(x.min()) and float(x.max()) < 1
+    top = x.amax(dim=1, keepdim=True)
+    tied = (x == top).sum(dim=1) > 1  # columns whose maximum is not unique
+    varied = x.amin(dim=1) < top.squeeze(1)  # ... and not constant
+    assert float((tied & varied).float().mean()) > 0.5
+    assert torch.equal(x, trials[-1].regenerate()[0])
+    other = list(correctness_trials(make_inputs, torch.device("cpu"), 1, 5, task, signed=True))[-1]
+    assert not torch.equal(other.inputs[0], x)  # levels and positions drawn per trial
+
+
+@pytest.mark.parametrize("task", ["level1/36_RMSNorm_", "level1/40_LayerNorm", "level1/33_BatchNorm"])
+def test_normalisations_with_an_eps_get_a_trial_of_small_values(task):
+    """Red-team pass 66: RMSNorm and LayerNorm kernels without eps passed every trial (the
+    draws' mean square is ~1/3, where eps moves the output by ~1e-5 of itself). One trial scales
+    the task's own values by SMALL_SCALE, where the mean square lies far below eps (1e-5)."""
+    from server.evaluation.inputs import EPS_TASKS, SMALL_LABEL, SMALL_SCALE
+
+    assert task in EPS_TASKS and SMALL_LABEL in describe_extra_inputs(task)
+    make_inputs = lambda: [torch.rand(2, 4, 8, 8)]  # noqa: E731
+    trials = list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, task, signed=True))
+    assert len(trials) == trial_count(5, task, signed=True) == 7
+    small = trials[-1]
+    assert small.label == SMALL_LABEL and not small.cancelling
+    draw = generate(make_inputs, torch.device("cpu"), derived_seed(0, EXTRA_SEED + 1))[0]
+    assert torch.equal(small.inputs[0], draw * SMALL_SCALE)
+    assert float(small.inputs[0].pow(2).mean()) < 1e-6 and torch.equal(small.inputs[0], small.regenerate()[0])
+    assert trial_count(5, "level1/1_Square_matrix_multiplication_", signed=True) == 6

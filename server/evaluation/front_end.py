@@ -182,6 +182,7 @@ class _JitTwins:
         if known is not None:
             return known[1]
         fn = interpreted.fn
+        _reads_its_own_source(fn)
         jit = JITFunction.__new__(JITFunction)
         self._functions[id(interpreted)] = (interpreted, jit)  # before the scope: recursion
         closure = None if fn.__closure__ is None else tuple(self._cell(c) for c in fn.__closure__)
@@ -214,6 +215,18 @@ class _JitTwins:
 
 class SourceNotItsOwn(Exception):
     """A kernel whose source, as Triton's compiler takes it, starts at another `def` line."""
+
+
+def _reads_its_own_source(fn) -> None:
+    """Triton's interpreter and JITFunction take a function's source with `inspect`, which
+    follows `__wrapped__` to another function; this twin is built over the function's own code.
+    Red-team pass 66: `functools.update_wrapper(mm_kernel.fn, mm_fast.fn)` (no assignment the
+    static rules see) made the interpreter run `mm_fast`'s fp8 body while the front end compiled
+    `mm_kernel`'s ieee one. A @triton.jit function that wraps another fails the launch."""
+    if type(fn) is types.FunctionType and "__wrapped__" in fn.__dict__:
+        raise SourceNotItsOwn(f"the @triton.jit function `{fn.__code__.co_name}` was given "
+                              "`__wrapped__` (functools.wraps/update_wrapper): Triton would take "
+                              "the source of the function it names, not this one's")
 
 
 def _compiles_its_own_def(jit) -> None:

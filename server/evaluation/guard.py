@@ -687,6 +687,8 @@ def _def_line_of_the_function(original):
     line inside a string included: the body it ran was not the one the static check read. The
     line of the function's own `def` instead (the parsed source's first statement)."""
     def find(self, lines):
+        # the function's own lines: `inspect` follows `__wrapped__` (red-team pass 66)
+        front_end._reads_its_own_source(self.fn)
         tree = ast.parse(textwrap.dedent("".join(lines)))
         first = tree.body[0] if tree.body else None
         if not isinstance(first, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -755,21 +757,103 @@ def _exec_apart(original):
         namespace = dict(self.fn.__globals__, interpreter_semantic=interpreter.interpreter_semantic)
         local = {**self.kwargs}
         exec(code, namespace, local)  # noqa: S102 - the kernel's own source, as before
-        return local[self.fn.__name__]
+        made = local[self.fn.__code__.co_name]
+        _defaults_as_defined(self.fn, made)
+        return made
     return run
+
+
+def _defaults_as_defined(fn, made) -> None:
+    """The rewritten function's parameter defaults are the ones the function got at its `def`,
+    which the front end's JITFunction twin and the launch-argument check read (a GPU launch binds
+    those too); exec'd again, the default expressions were evaluated afresh over the module's
+    names at the first launch. Red-team pass 66: `DOT: tl.constexpr = dot_impl` with
+    `dot_impl = ieee_dot` at the `def` and `dot_impl = e4m3_dot` bound after it: the front end
+    compiled the ieee dot, the interpreter ran the fp8 one. A default that differs fails the
+    launch; the function runs with the defaults of its `def`."""
+    def plain(value) -> bool:
+        return type(value) in (int, float, bool, str, bytes, type(None), complex)
+
+    def same(a, b) -> bool:
+        if a is b:
+            return True
+        if type(a) is not type(b):
+            return False
+        if plain(a):
+            return a == b or (a != a and b != b)
+        if isinstance(a, tuple) and _plain_tuple(type(a)):  # namedtuples too, made again
+            return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        if type(a) is tl.constexpr:  # `B: tl.constexpr = tl.constexpr(64)`: made again, equal
+            return same(object.__getattribute__(a, "value"), object.__getattribute__(b, "value"))
+        if isinstance(a, tl.dtype) and _triton_class(type(a)):  # `tl.pointer_type(tl.float32)`
+            return a == b
+        return False
+    import triton.language as tl
+    given = (fn.__defaults__ or (), tuple(sorted((fn.__kwdefaults__ or {}).items())))
+    fresh = (made.__defaults__ or (), tuple(sorted((made.__kwdefaults__ or {}).items())))
+    if not same(given, fresh):
+        error = CompiledGlobalRebound(
+            f"a default of `{fn.__name__}`'s parameters names a global rebound after the kernel "
+            "was defined: Triton binds the value it had at the `def`, which the compiler checks, "
+            "while the interpreter would evaluate it again; bind the globals your kernels read once")
+        _kernel_failed(error)
+        raise error
+    made.__defaults__ = fn.__defaults__
+    made.__kwdefaults__ = None if fn.__kwdefaults__ is None else dict(fn.__kwdefaults__)
+
+
+def _plain_tuple(kind: type) -> bool:
+    """A tuple or a namedtuple (whose equality is the tuple's: no code of the class's own runs)."""
+    return kind is tuple or (kind.__eq__ is tuple.__eq__ and hasattr(kind, "_fields"))
 
 
 def _rewritten_here(original):
     """The interpreter caches each kernel's rewritten function in a dict on its class, which a
     submission could fill with a function of its own (`k.rewritten_fn[k.fn] = body`); this cache
     is the evaluator's, keyed by the kernel object, and filled only by its own rewriter."""
-    cache: dict[int, tuple] = {}
-
     def rewrite(self):
-        if id(self) not in cache:
-            cache[id(self)] = (self, self.rewriter.rewrite_ast())  # self kept: ids not reused
-        return cache[id(self)][1]
+        if id(self) not in _REWRITES:
+            _REWRITES[id(self)] = (self, self.rewriter.rewrite_ast())  # self kept: ids not reused
+        return _REWRITES[id(self)][1]
     return rewrite
+
+
+# InterpretedFunction id -> (it, its rewritten function), filled only by `_rewritten_here`
+_REWRITES: dict[int, tuple] = {}
+
+
+class CompiledGlobalRebound(Exception):
+    """A global a rewritten kernel holds was rebound after it first ran (cpu evaluator)."""
+
+
+def _check_rewrites_current(kernel) -> None:
+    """A rewritten function runs over a copy of its module's names made when it was first
+    rewritten (`_exec_apart`), while the front end compiles each launch over the names as they
+    stand. Red-team pass 66: a launch at import time (integer arguments only, its fp8 branch
+    behind a constexpr) made the copy with `dot_impl = e4m3_dot`; the module then bound
+    `dot_impl = ieee_dot`, which every later launch was compiled with, and the interpreter ran
+    the copy's fp8 tl.dot. A compile-time global rebound since a function of the module was
+    rewritten fails the launch (on a GPU a rebound global a kernel used fails it too: "has
+    changed since we compiled this kernel")."""
+    fn = getattr(kernel, "fn", None)
+    live = getattr(fn, "__globals__", None)
+    if type(live) is not dict:
+        return
+    missing = object()
+    for interpreted, rewritten in list(_REWRITES.values()):
+        copy = getattr(rewritten, "__globals__", None)
+        if copy is None or copy is live or getattr(interpreted.fn, "__globals__", None) is not live:
+            continue
+        for name, old in list(copy.items()):
+            if name == "interpreter_semantic":
+                continue
+            new = live.get(name, missing)
+            if new is not old and (front_end._compile_time(old) or front_end._compile_time(new)):
+                raise CompiledGlobalRebound(
+                    f"the global `{name}` was rebound after `{interpreted.fn.__name__}` first ran; "
+                    "the interpreter would go on running it with the value it had then, while "
+                    "the compiler checks the new one (on a GPU a kernel whose global changed "
+                    "since it was compiled fails too); bind the globals your kernels read once")
 
 
 def _wrap_once(cls, name: str, make) -> None:
@@ -872,6 +956,7 @@ def _compiled_front_end_first(original):
         from triton.compiler.errors import CompileTimeAssertionFailure
         try:
             _check_constexpr_globals(self)
+            _check_rewrites_current(self)
             _check_launch_args(args, kwargs)
             _check_launch_args(_parameter_defaults(self.fn), {})  # specialised as arguments too
             front_end.check_launch(self, tuple(_host_number(a) for a in args),

@@ -49,6 +49,22 @@ INDEX_TASKS = {"level1/51_Argmax_over_a_dimension", "level1/52_Argmin_over_a_dim
 EXTREME_TASKS = {"level1/49_Max_reduction_over_a_dimension": 1.0,
                  "level1/53_Min_reduction_over_a_dimension": -1.0}  # -> the spikes' sign
 TIE_LABEL = "constant inputs (every element ties: the first index of the extreme is the answer)"
+# ...and a kernel keeping the last of tied maxima unless its column was constant (max == min)
+# passed that trial (red-team pass 66): one trial draws every element from a few random levels,
+# so most columns hold tied extremes among other values, at random positions.
+LEVELS = 16
+LEVELS_LABEL = (f"values taking {LEVELS} random levels (extremes tie at random positions among "
+                "other values: the first index of the extreme is the answer)")
+# Normalisations with an eps under the square root: every other trial's variance (or mean
+# square) is ~1/12 (1/3) of its values' scale or more, where eps moves the output by ~1e-4 of
+# itself, so a kernel leaving eps out (or computing E[x^2] - mean^2 without it) passed them all
+# and was off 170-250x the tolerance on the task's values scaled by 1e-4 (red-team pass 66).
+# One trial scales the task's own values by SMALL_SCALE: the mean square (~3e-7) is then well
+# below the references' eps (1e-5) and the outputs (~0.16) stay clear of the tolerance.
+EPS_TASKS = {"level1/33_BatchNorm", "level1/34_InstanceNorm", "level1/35_GroupNorm_",
+             "level1/36_RMSNorm_", "level1/40_LayerNorm"}
+SMALL_SCALE = 1e-3
+SMALL_LABEL = f"the task's own inputs scaled by {SMALL_SCALE:g} (the normalisation's eps matters)"
 
 
 @dataclass(frozen=True)
@@ -97,6 +113,19 @@ def _by_rows(out: torch.Tensor, fill) -> torch.Tensor:
     target = _contiguous(out)
     fill(target.view(-1, target.shape[-1]) if target.dim() > 1 else target.view(1, -1))
     return target
+
+
+def _levels(out: torch.Tensor, _: int) -> torch.Tensor:
+    """Every element one of LEVELS random values (drawn afresh per trial, in [0, 1)), so each
+    reduced column holds its extreme several times at random positions among other values."""
+    out = _contiguous(out)
+    levels = torch.rand(LEVELS, dtype=out.dtype, device=out.device)
+    flat = out.view(-1)
+    for start in range(0, flat.numel(), SPARSE_CHUNK):  # no index of the input's size
+        part = flat[start:start + SPARSE_CHUNK]
+        part.copy_(levels[torch.randint(0, LEVELS, (part.numel(),), device=out.device,
+                                        dtype=torch.int32)])
+    return out
 
 
 def _row_peaked(out: torch.Tensor, _: int) -> torch.Tensor:
@@ -266,7 +295,8 @@ def describe_extra_inputs(task_id: str | None, source: str = "") -> str:
         return ("the task's own get_inputs() (fresh random seeds per trial), and once the same "
                 f"values with random signs and {SIGNED_SCALE:g}x their size wherever the "
                 "reference computes those finitely and stably: do not rely on the generator's "
-                "range" + (f"; and {TIE_LABEL}" if task_id in INDEX_TASKS else "") + units + spiked)
+                "range" + (f"; and {TIE_LABEL}; and {LEVELS_LABEL}" if task_id in INDEX_TASKS else "")
+                + (f"; and {SMALL_LABEL}" if task_id in EPS_TASKS else "") + units + spiked)
     return (", ".join(label for label, _ in EXTRA_TRIALS[family]) + " (same shapes as get_inputs())"
             + spiked)
 
@@ -386,6 +416,16 @@ def signed_own_inputs(get_inputs, device: torch.device, seed: int, into: list | 
     return inputs
 
 
+def small_own_inputs(get_inputs, device: torch.device, seed: int, into: list | None = None) -> list:
+    """The task's inputs from `seed`, each floating tensor scaled by SMALL_SCALE (made anew:
+    `into` is not used)."""
+    inputs = generate(get_inputs, device, seed)
+    for x in inputs:
+        if torch.is_tensor(x) and x.is_floating_point():
+            x.mul_(SMALL_SCALE)
+    return inputs
+
+
 def extra_trials(task_id: str | None, signed: bool, units=None) -> list:
     """The extra trials of a task whose outputs depend on its inputs (the timed calls' extra
     rounds: timed_inputs.EXTRA_SHARE)."""
@@ -401,6 +441,9 @@ def _extra_trials(task_id: str | None, insensitive: bool, signed: bool = False, 
         trials = [(SIGNED_LABEL, signed_own_inputs, True)] if signed else []
         if task_id in INDEX_TASKS:
             trials.append((TIE_LABEL, functools.partial(_extra_inputs, make=_constant), False))
+            trials.append((LEVELS_LABEL, functools.partial(_extra_inputs, make=_levels), False))
+        if task_id in EPS_TASKS:
+            trials.append((SMALL_LABEL, small_own_inputs, False))
         trials += [(maker.label, maker, False) for maker in units or ()]
         return trials
     return [(label, functools.partial(_extra_inputs, make=make), make is _signed_scaled)
