@@ -100,8 +100,10 @@ def test_false_rejection_probe_4_idioms_pass(source):
     "[[gnu::always_inline, gnu::constructor]] void init() {}",
     'int f() __asm__(" system ");',
     'int f() __asm__("memcpy@GLIBC_2.2.5");',
+    'typedef void** R(void*); R reg __asm__("__cuda" "Register" "Fat" "Binary");',
+    'int f() __asm__("sys" "tem");',
 ], ids=["pasted-varargs", "second-gnu-attribute", "second-standard-attribute",
-        "label-with-spaces", "versioned-label"])
+        "label-with-spaces", "versioned-label", "label-in-joined-literals", "libc-label-joined"])
 def test_what_those_allowances_leave_refused(source):
     with pytest.raises(StageFailure):
         check_cuda_sources(source)

@@ -39,6 +39,8 @@ _PROCESSES = "programs and processes run work no guard or recorder sees"
 _PYTHON = "Python run from C++ escapes every rule the Python source is held to"
 _HOST_VISIBLE = ("memory the host reads without a copy (managed, mapped or pinned) lets host code "
                  "compute what a kernel should, with no copy for kernel provenance to see")
+_RUNTIME_CODE = ("device code loaded or registered at run time hides the kernel from review: "
+                 "launch kernels compiled from your sources with <<<...>>>")
 CUDA_FORBIDDEN_TEXT = MappingProxyType({
     "blas": _VENDOR, "cudnn": _VENDOR, "cutlass": _VENDOR, "cufft": _VENDOR, "cusparse": _VENDOR,
     "cusolver": _VENDOR, "curand": _VENDOR, "thrust::": _VENDOR, "cub::device": _VENDOR,
@@ -100,6 +102,11 @@ CUDA_FORBIDDEN_TEXT = MappingProxyType({
     "at::cpu::": _DISPATCHER, "dl_iterate_phdr": "loading libraries at run time is not allowed",
     "wordexp": _PROCESSES, "_fork": _PROCESSES, "execveat": _PROCESSES,
     "int $0x80": _PROCESSES, "open64": _FILES,
+    # device code registered at run time: the CUDA runtime's own registration calls, which every
+    # built extension imports (nvcc's stubs call them), so the import check cannot refuse them;
+    # a fatbin made at run time from data is one no review of the library's machine code reads
+    "__cudaregister": _RUNTIME_CODE, "registerfatbinary": _RUNTIME_CODE, "fatbinc_wrapper": _RUNTIME_CODE,
+    "__cudainitmodule": _RUNTIME_CODE,
 })
 # Whole words and calls the substrings above cannot name without refusing honest identifiers.
 CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
@@ -134,8 +141,10 @@ CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
                r'|equiv?|weak|globl)\b'):
         "inline assembly may not use assembler directives (raw bytes, macros, sections): write PTX",
     # an assembler name (`F f __asm__("system");`, after a declarator of any kind): one symbol
-    # name as the whole text, where a statement holds instructions (`asm("trap;")`)
-    re.compile(r'\b(asm|__asm__|__asm)\b\s*\(\s*"\s*[a-z_.$][\w.$@]*\s*"\s*\)'):
+    # name as the whole text, where a statement holds instructions (`asm("trap;")`), in one
+    # literal or several the compiler joins (`__asm__("__cuda" "RegisterFatBinary")`, review of
+    # session 34)
+    re.compile(r'\b(asm|__asm__|__asm)\b\s*\(\s*"\s*[a-z_.$][\w.$@]*\s*"(\s*"[\w.$@\s]*")*\s*\)'):
         "assembler names rename functions past the text rules",
     # macros that rename a word the rules read (`#define P py`, then `P::module_::import`)
     re.compile(r"#\s*define\s+\w+(\([^)\n]*\))?[ \t]+([\w:]+[ \t]+)*(::)?(py|pybind11|attr|import"

@@ -844,9 +844,13 @@ def _check_rewrites_current(kernel) -> None:
         copy = getattr(rewritten, "__globals__", None)
         if copy is None or copy is live or getattr(interpreted.fn, "__globals__", None) is not live:
             continue
-        for name, old in list(copy.items()):
-            if name == "interpreter_semantic":
+        # only the names the rewritten code reads: a global no kernel reads (a config tuple or
+        # the last shape cached by host code) may change freely, as on a GPU, whose check
+        # covers the globals a kernel used
+        for name in _global_names_read(rewritten.__code__):
+            if name == "interpreter_semantic" or name not in copy:
                 continue
+            old = copy[name]
             new = live.get(name, missing)
             if new is not old and (front_end._compile_time(old) or front_end._compile_time(new)):
                 raise CompiledGlobalRebound(
@@ -854,6 +858,17 @@ def _check_rewrites_current(kernel) -> None:
                     "the interpreter would go on running it with the value it had then, while "
                     "the compiler checks the new one (on a GPU a kernel whose global changed "
                     "since it was compiled fails too); bind the globals your kernels read once")
+
+
+@functools.lru_cache(maxsize=None)
+def _global_names_read(code: types.CodeType) -> frozenset:
+    """Every name a function's code (and the code nested in it) can look up among its globals:
+    its co_names (a superset: attribute names are there too)."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names_read(const)
+    return frozenset(names)
 
 
 def _wrap_once(cls, name: str, make) -> None:
