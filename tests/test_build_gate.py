@@ -13,6 +13,7 @@ import pytest
 import torch.utils.cpp_extension as cpp_extension
 
 from server.evaluation import build_gate, so_imports
+from server.evaluation.cuda_sources import check_cuda_sources
 from server.evaluation.guard import ALLOWED_OP_NAMES
 from server.evaluation.stages import StageFailure
 from server.evaluation.static_check import static_check
@@ -152,6 +153,7 @@ def test_imports_are_read_from_the_dynamic_symbol_table(tmp_path):
     ("cudaLibraryLoadData", True), ("cuModuleLoadData", True), ("cuModuleLoadDataEx", True),
     ("cuLibraryLoadFromFile", True), ("cuLinkCreate_v2", True), ("cuLinkAddData_v2", True),
     ("cudaLaunchKernelExC", False),
+    ("_r_debug", True),  # red-team pass 67: the loader's link_map list, walked by hand
 ])
 def test_which_imports_are_refused(symbol, refused):
     assert (so_imports.forbidden_import([symbol], ALLOWED_OP_NAMES) is not None) == refused
@@ -202,3 +204,21 @@ def test_imports_are_read_as_the_loader_reads_them(tmp_path):
     (tmp_path / "short.so").write_bytes(b"\x7fELF\x02\x01")
     with pytest.raises(ValueError):
         so_imports.undefined_symbols(str(tmp_path / "short.so"))
+
+
+@pytest.mark.parametrize("text", [
+    'extern "C" void** __cudaRegisterFatBinary(void* wrapper);',
+    "__cudaRegisterFunction(handle, &key, (char*)\"k\", \"k\", -1, 0, 0, 0, 0, 0);",
+    "__cudaPushCallConfiguration(grid, block, 0, 0);",
+    "struct __fatBinC_Wrapper_t w;",
+])
+def test_the_runtimes_registration_of_device_code_is_refused_in_sources(text):
+    """Red-team pass 67: a second fatbin carried as scrambled data and registered by hand through
+    the runtime's private entry points (which every extension imports, for nvcc's own stubs)."""
+    with pytest.raises(StageFailure):
+        check_cuda_sources(text)
+
+
+def test_cuda_macros_that_start_like_the_runtimes_entry_points_pass():
+    check_cuda_sources("#if defined(__CUDA_ARCH__) && __CUDACC_VER_MAJOR__ >= 12\n#endif\n"
+                       "#ifndef __CUDA_NO_HALF_OPERATORS__\n#endif\n")

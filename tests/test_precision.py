@@ -7,7 +7,9 @@ legit/matmul_fp16_tensor_cores.py) and on the GPU in tests/test_gpu.py."""
 import importlib.util
 import os
 import shutil
+import struct
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -412,3 +414,66 @@ def test_a_librarys_int8_product_is_refused_as_machine_code_or_as_ptx(tmp_path, 
     found = precision.check_library(str(library))
     assert found is not None and found.startswith("k.so: "), found
     assert ("IMMA" in found) if code == "sm_90" else (".s8.s8.s32" in found), found
+
+
+SWAPPED_BEFORE_REGISTRATION = r"""
+// a global object's constructor, linked before the CUDA translation unit: it runs before nvcc's
+// registration and points the library's fatbin record at a fatbin of its own
+static const unsigned long long hidden[] = {WORDS};
+static unsigned long long first_word = 1;
+static unsigned long long image[sizeof(hidden) / 8];
+struct Setup {
+  Setup() {
+    for (unsigned i = 0; i < sizeof(hidden) / 8; ++i) image[i] = hidden[i];
+    unsigned int* p = (unsigned int*)&first_word;
+    for (; p + 6 <= (unsigned int*)image; p += 2)
+      if (p[0] == 0x466243b1u && p[1] == 1u) { *(const void**)(p + 2) = image; break; }
+  }
+};
+static Setup setup;
+"""
+VISIBLE_PRODUCT = r"""
+__global__ void product(const signed char* a, const signed char* b, int* c) {
+  c[threadIdx.x] = (int)((float)a[threadIdx.x] * (float)b[threadIdx.x]);
+}
+"""
+
+
+def _cuda_runtime_dirs() -> str:
+    import torch
+    found = [str(p.parent) for p in Path(torch.__file__).parent.parent.glob("nvidia/*/lib/libcudart.so*")]
+    return ":".join([*found, "/usr/local/cuda/lib64"])
+
+
+@needs_disassembler
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="no nvcc on this machine")
+def test_a_fatbin_record_swapped_as_the_library_loads_is_refused(tmp_path):
+    """Red-team pass 67: nvcc's fatbin records are writable data, registered by a constructor.
+    A constructor of an earlier translation unit pointed the record at an int8 WMMA fatbin carried
+    as data: cuobjdump read the honest `.nv_fatbin`, the runtime registered the hidden one. Read
+    after loading, the record no longer points into `.nv_fatbin`."""
+    (tmp_path / "hidden.cu").write_text(WMMA_INT8.replace("__global__", 'extern "C" __global__'))
+    nvcc = ["nvcc", "-gencode", "arch=compute_90,code=sm_90"]
+    subprocess.run([*nvcc, "-fatbin", "-o", str(tmp_path / "hidden.fatbin"), str(tmp_path / "hidden.cu")],
+                   check=True, capture_output=True, timeout=300)
+    fatbin = (tmp_path / "hidden.fatbin").read_bytes()
+    fatbin += bytes(-len(fatbin) % 8)
+    words = ", ".join(f"{w:#x}ull" for w in struct.unpack(f"<{len(fatbin) // 8}Q", fatbin))
+    (tmp_path / "swap.cpp").write_text(SWAPPED_BEFORE_REGISTRATION.replace("WORDS", words))
+    (tmp_path / "k.cu").write_text('extern "C"' + VISIBLE_PRODUCT)
+    libraries = {}
+    for name, sources in (("honest", ["k.cu"]), ("swapped", ["swap.cpp", "k.cu"])):
+        libraries[name] = str(tmp_path / f"{name}.so")
+        subprocess.run([*nvcc, "-shared", "-Xcompiler", "-fPIC", "-o", libraries[name],
+                        *(str(tmp_path / s) for s in sources)], check=True, capture_output=True, timeout=300)
+        assert precision.check_library(libraries[name]) is None  # the hidden IMMA is not in .nv_fatbin
+    assert precision.narrow_in_sass(subprocess.run([*precision.disassembler("cuobjdump"), str(tmp_path / "hidden.fatbin")],
+                                                   capture_output=True, text=True).stdout)
+    loaded = ("import ctypes, sys; from server.evaluation import precision; ctypes.CDLL(sys.argv[1]); "
+              "print(precision.moved_device_code(sys.argv[1]))")
+    env = {**os.environ, "LD_LIBRARY_PATH": _cuda_runtime_dirs()}
+    verdicts = {name: subprocess.run([sys.executable, "-c", loaded, library], capture_output=True, text=True,
+                                     env=env, cwd=Path(__file__).parent.parent, timeout=120)
+                for name, library in libraries.items()}
+    assert verdicts["honest"].stdout.strip() == "None", verdicts["honest"].stderr
+    assert "outside the .nv_fatbin" in verdicts["swapped"].stdout, verdicts["swapped"].stderr

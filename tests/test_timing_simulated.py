@@ -83,6 +83,18 @@ def time_it(call, hooks=timing.Hooks()):
     return timing._time_cuda(call, torch.device("cpu"), hooks, trials=20)
 
 
+def on_a_quiet_host(timed, holds, attempts: int = 3):
+    """The first of up to `attempts` timings for which `holds` is true, else the last: these
+    simulations run on the host's real clock, so a busy host (a parallel build, another suite)
+    can preempt one attempt's host work past the lead; the behaviour under test fails every
+    attempt alike, since it is deterministic in the simulated stream."""
+    for _ in range(attempts):
+        t = timed()
+        if holds(t):
+            return t
+    return t
+
+
 def test_a_kernel_is_timed_at_its_device_duration(stream):
     t = time_it(lambda: stream.launch(KERNEL_S))
     assert 0.95 < t.median_ms < 1.2, t
@@ -111,31 +123,36 @@ def test_the_lead_keeps_up_with_timed_calls_slower_to_issue_than_the_warm_ups(st
     """Timed calls' host time can exceed the warm-ups' (their hooks leave caches cold): a lead
     fitted to the warm-ups alone left the device idle inside every interval, which multiplied a
     small kernel's time in whole evaluations on the H200."""
-    calls = []
+    def timed():
+        calls = []
 
-    def call():
-        calls.append(None)
-        if len(calls) > timing.WARMUP_CALLS + 1:  # the timed calls
-            busy(0.4e-3)
-        stream.launch(KERNEL_S)
+        def call():
+            calls.append(None)
+            if len(calls) > timing.WARMUP_CALLS + 1:  # the timed calls
+                busy(0.4e-3)
+            stream.launch(KERNEL_S)
+        return time_it(call)
 
-    t = time_it(call)
+    t = on_a_quiet_host(timed, lambda t: 0.75e-3 < t.lead_ms / 1e3 <= timing.LEAD_MAX_S
+                        and 0.95 < t.median_ms < 1.1)  # not 1.4: the host's 0.4 ms overlapped the lead
     assert 0.75e-3 < t.lead_ms / 1e3 <= timing.LEAD_MAX_S, t
-    assert 0.95 < t.median_ms < 1.1, t  # not 1.4: the host's 0.4 ms overlapped the lead
+    assert 0.95 < t.median_ms < 1.1, t
 
 
 def test_one_slow_timed_call_does_not_lengthen_the_lead(stream):
     """The first timed call is often slow on the host (cold caches): the lead follows the median
     of several calls, not one stall (on the H200 a first call's stall doubled a quick call's lead)."""
-    calls = []
+    def timed():
+        calls = []
 
-    def call():
-        calls.append(None)
-        if len(calls) == timing.WARMUP_CALLS + 2:  # the first timed call
-            busy(0.4e-3)
-        stream.launch(50e-6)
+        def call():
+            calls.append(None)
+            if len(calls) == timing.WARMUP_CALLS + 2:  # the first timed call
+                busy(0.4e-3)
+            stream.launch(50e-6)
+        return time_it(call)
 
-    t = time_it(call)
+    t = on_a_quiet_host(timed, lambda t: t.lead_ms == pytest.approx(timing.LEAD_S * 1e3))
     assert t.lead_ms == pytest.approx(timing.LEAD_S * 1e3), t
 
 

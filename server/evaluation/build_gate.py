@@ -62,7 +62,13 @@ def _checked_import(original, suffix: str):
         if narrow:
             _refusals.append(StageFailure(COMPILE, precision.ERROR_CLASS, precision.feedback(narrow)))
             raise _refusals[-1]
-        return original(module_name, path, is_python_module)
+        module = original(module_name, path, is_python_module)
+        moved = precision.moved_device_code(library)  # the records its constructors could change
+        if moved:
+            _refuse(f"sources whose library changed its device code as it loaded ({moved}): the "
+                    f"device code registered must be the code that was read",
+                    precision.ERROR_CLASS)
+        return module
     load._kernel_env_gate = True
     return load
 

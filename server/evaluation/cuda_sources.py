@@ -151,6 +151,15 @@ CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
                r"|eval|exec|getattr|asm|__asm__|__asm|__attribute__|__attribute|__volatile__|__volatile"
                r"|volatile|syscall|rdtsc)\b[\w: \t]*$", re.MULTILINE):
         "macros may not rename the words the rules read (py, attr, import, asm, attributes)",
+    # the CUDA runtime's private entry points, which nvcc's generated code calls to register a
+    # library's device code and launch it (red-team pass 67: a second fatbin carried as data,
+    # scrambled, and registered by hand, which no check of the library's `.nv_fatbin` reads)
+    re.compile(r"\b__cuda(register|unregister|initmodule|pushcallconfiguration|popcallconfiguration"
+               r"|getkernel|launch|setupargument)|fatbin"):
+        "device code is registered by nvcc's own code only: device code carried as data is read "
+        "by no check",
+    # the loader's list of loaded objects (`_r_debug.r_map`): dl_iterate_phdr by hand (pass 67)
+    re.compile(r"\b_r_debug\b"): "loading libraries at run time is not allowed",
     re.compile(r"\bint\s+\$\s*(0x80|128)\b"): _PROCESSES,  # the 32-bit system call gate
     # token pasting builds identifiers the rules never see spelt out
     # (`, ##__VA_ARGS__`, GNU's comma elision in a logging macro, pastes no name)

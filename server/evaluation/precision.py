@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import struct
 
 ERROR_CLASS = "narrow_precision"  # (stages.ERROR_CLASSES)
 REASON = ("kernels for this task may not compute in 8-bit or narrower formats (fp8, fp6, fp4, "
@@ -364,3 +365,62 @@ class NarrowArithmetic(Exception):
 
 def feedback(found: str) -> str:
     return f"narrow arithmetic in your kernel ({found}): {REASON}"
+
+
+# nvcc's record of a translation unit's device code (`__fatBinC_Wrapper_t`: magic, version, the
+# fatbin's address, 0), 24 bytes each in `.nvFatBinSegment`; the CUDA runtime registers what it
+# points at from a static constructor.
+_WRAPPER_MAGIC = 0x466243B1
+_WRAPPER_SIZE = 24
+
+
+def _sections(data: bytes) -> dict[str, tuple[int, int]]:
+    """Section name -> (address, size) of an ELF64 little-endian file; {} without headers."""
+    try:
+        shoff, = struct.unpack_from("<Q", data, 0x28)
+        shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+        headers = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+        names = headers[shstrndx][4]
+        return {data[names + h[0]:data.index(b"\0", names + h[0])].decode("ascii", "replace"): (h[3], h[5])
+                for h in headers}
+    except (struct.error, IndexError, ValueError):
+        return {}
+
+
+def _load_base(path: str) -> int | None:
+    """Where the loaded library `path` starts in this process (its first mapping, offset 0)."""
+    real = os.path.realpath(path)
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            fields = line.split(maxsplit=5)
+            if len(fields) == 6 and fields[5].strip() == real and int(fields[2], 16) == 0:
+                return int(fields[0].split("-")[0], 16)
+    return None
+
+
+def moved_device_code(path: str) -> str | None:
+    """After the library `path` is loaded (its constructors have run): a fatbin record of nvcc's
+    that no longer points into the library's `.nv_fatbin` (what check_library read), or None.
+    Red-team pass 67: the records are writable data outside RELRO, and load_inline links the C++
+    translation unit first, so a global object's constructor there ran before nvcc's registration
+    and pointed the record at an int8 fatbin carried as scrambled data. A constructor run after
+    the registration can point it back: this check is a first line, not a proof (see README)."""
+    import ctypes
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        base = _load_base(path)
+    except OSError:  # nothing the submission controls: no verdict rather than a false refusal
+        return None
+    sections = _sections(data)
+    segment, fatbin = sections.get(".nvFatBinSegment"), sections.get(".nv_fatbin")
+    if segment is None or base is None:
+        return None
+    low, high = (base + fatbin[0], base + fatbin[0] + fatbin[1]) if fatbin else (0, 0)
+    for offset in range(0, segment[1] - _WRAPPER_SIZE + 1, _WRAPPER_SIZE):
+        magic, version, address = struct.unpack("<IIQ", ctypes.string_at(base + segment[0] + offset, 16))
+        if magic != _WRAPPER_MAGIC or not low <= address < high:
+            return (f"{os.path.basename(path)}: its device code record at .nvFatBinSegment+{offset:#x} "
+                    f"(magic {magic:#x}) points at {address:#x}, outside the .nv_fatbin that was read")
+    return None

@@ -28,7 +28,8 @@ _LIBC = re.compile(
     r"|mprotect|pkey_\w+|mmap|mmap64|mremap|pthread_create|pipe|pipe2|dup|dup2|dup3|unlink|unlinkat"
     r"|rename|renameat2?|remove|chdir|fchdir|chroot|truncate|truncate64|ftruncate|ftruncate64"
     r"|write|pwrite|pwrite64|writev|pwritev2?|read|pread|pread64|readv|preadv2?|close_range"
-    r"|ioctl|splice|tee|vmsplice|io_uring\w*|bpf|personality|setrlimit|prlimit64?)"
+    r"|ioctl|splice|tee|vmsplice|io_uring\w*|bpf|personality|setrlimit|prlimit64?"
+    r"|r_debug)"  # the loader's list of loaded objects: dl_iterate_phdr by hand (red-team pass 67)
     r"(_2|_chk|64)*")  # glibc's fortified and large-file spellings (`__open_2`, `__pread64_chk`)
 # What every extension built on the H200's toolchain imports (the statically linked parts of
 # libstdc++: std::random_device reads /dev/urandom with open/read/ioctl/syscall, locales read the
