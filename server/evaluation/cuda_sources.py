@@ -102,11 +102,6 @@ CUDA_FORBIDDEN_TEXT = MappingProxyType({
     "at::cpu::": _DISPATCHER, "dl_iterate_phdr": "loading libraries at run time is not allowed",
     "wordexp": _PROCESSES, "_fork": _PROCESSES, "execveat": _PROCESSES,
     "int $0x80": _PROCESSES, "open64": _FILES,
-    # device code registered at run time: the CUDA runtime's own registration calls, which every
-    # built extension imports (nvcc's stubs call them), so the import check cannot refuse them;
-    # a fatbin made at run time from data is one no review of the library's machine code reads
-    "__cudaregister": _RUNTIME_CODE, "registerfatbinary": _RUNTIME_CODE, "fatbinc_wrapper": _RUNTIME_CODE,
-    "__cudainitmodule": _RUNTIME_CODE,
 })
 # Whole words and calls the substrings above cannot name without refusing honest identifiers.
 CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
@@ -152,12 +147,11 @@ CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
                r"|volatile|syscall|rdtsc)\b[\w: \t]*$", re.MULTILINE):
         "macros may not rename the words the rules read (py, attr, import, asm, attributes)",
     # the CUDA runtime's private entry points, which nvcc's generated code calls to register a
-    # library's device code and launch it (red-team pass 67: a second fatbin carried as data,
+    # library's device code and launch it: every built extension imports them (nvcc's stubs), so
+    # the import check cannot refuse them (red-team pass 67: a second fatbin carried as data,
     # scrambled, and registered by hand, which no check of the library's `.nv_fatbin` reads)
-    re.compile(r"\b__cuda(register|unregister|initmodule|pushcallconfiguration|popcallconfiguration"
-               r"|getkernel|launch|setupargument)|fatbin"):
-        "device code is registered by nvcc's own code only: device code carried as data is read "
-        "by no check",
+    re.compile(r"__cuda(register|unregister|initmodule|pushcallconfiguration|popcallconfiguration"
+               r"|getkernel|launch|setupargument)|fatbin"): _RUNTIME_CODE,
     # the loader's list of loaded objects (`_r_debug.r_map`): dl_iterate_phdr by hand (pass 67)
     re.compile(r"\b_r_debug\b"): "loading libraries at run time is not allowed",
     re.compile(r"\bint\s+\$\s*(0x80|128)\b"): _PROCESSES,  # the 32-bit system call gate
