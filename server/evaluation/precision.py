@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import struct
+import subprocess
+
+from .so_imports import section_headers
 
 ERROR_CLASS = "narrow_precision"  # (stages.ERROR_CLASSES)
 REASON = ("kernels for this task may not compute in 8-bit or narrower formats (fp8, fp6, fp4, "
@@ -377,10 +379,8 @@ _WRAPPER_SIZE = 24
 def _sections(data: bytes) -> dict[str, tuple[int, int]]:
     """Section name -> (address, size) of an ELF64 little-endian file; {} without headers."""
     try:
-        shoff, = struct.unpack_from("<Q", data, 0x28)
-        shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
-        headers = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
-        names = headers[shstrndx][4]
+        headers = section_headers(data)
+        names = headers[struct.unpack_from("<H", data, 0x3E)[0]][4]  # e_shstrndx's section
         return {data[names + h[0]:data.index(b"\0", names + h[0])].decode("ascii", "replace"): (h[3], h[5])
                 for h in headers}
     except (struct.error, IndexError, ValueError):

@@ -107,11 +107,17 @@ def undefined_symbols(path: str) -> list[str]:
     return list(dict.fromkeys(loaded + listed))
 
 
-def _section_imports(data: bytes) -> list[str]:
-    """The undefined symbols of the SHT_DYNSYM section (the same table, counted by its section)."""
+def section_headers(data: bytes) -> list[tuple]:
+    """An ELF64 little-endian file's section headers: (name offset, type, flags, address, file
+    offset, size, link, info, alignment, entry size) each."""
     shoff, = struct.unpack_from("<Q", data, 0x28)
     shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    return [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+
+
+def _section_imports(data: bytes) -> list[str]:
+    """The undefined symbols of the SHT_DYNSYM section (the same table, counted by its section)."""
+    sections = section_headers(data)
     names = []
     for _, kind, _, _, offset, size, link, _, _, _ in sections:
         if kind == 11:  # SHT_DYNSYM
