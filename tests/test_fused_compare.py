@@ -172,3 +172,31 @@ def test_full_size_frobenius_norm_check_uses_the_passs_sum_of_squares():
     with pytest.raises(correctness.StageFailure) as failure:
         correctness.check_output(r * 1.01, r, atol=1e-2, rtol=2e-2, task_id="level1/37_FrobeniusNorm_")
     assert failure.value.error_class == "normalization"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_a_spares_warm_up_compiles_every_variant_a_step_launches():
+    """fused_compare.warm_variants (pipeline.prewarm, before a spare's job arrives) leaves no
+    compile of the evaluator's kernels to a step: the sizes' divisibility and whether they
+    pass 2^31 (a full-size output) choose no new variant, and neither do the dtypes."""
+    fused_compare.warm_variants()
+    device = torch.cuda.current_device()
+    caches = [fused_compare._partials.device_caches[device][0],
+              fused_compare._differs.device_caches[device][0]]
+    warmed = [set(cache) for cache in caches]
+    for dtype in fused_compare.DTYPES:
+        for n in (5000, 3 * fused_compare.BLOCK + 1):
+            r = torch.rand(n, device="cuda").to(dtype)
+            fused_compare.compare(r, r, 1e-2)
+            assert fused_compare.identical(r, r.clone())  # int64 or int32 words
+    for n in (4 * fused_compare.BLOCK + 2, 4 * fused_compare.BLOCK + 1):  # int32, int16 words
+        h = torch.rand(n, device="cuda").half()
+        assert fused_compare.identical(h, h.clone())
+    flags = torch.rand(4 * fused_compare.BLOCK + 1, device="cuda") > 0.5  # bytes
+    assert fused_compare.identical(flags, flags.clone())
+    big = torch.zeros(fused_compare.LARGE + 6, device="cuda", dtype=torch.float16)  # 64-bit counts
+    fused_compare.compare(big, big, 1e-2)
+    assert fused_compare.identical(big, big)  # (as int16 words: 2^31 + 7 of them)
+    del big
+    assert [set(cache) for cache in caches] == warmed

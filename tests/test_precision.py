@@ -10,6 +10,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import re
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,29 @@ WIDE_LINES = [
 def test_narrow_formats_are_found_in_compiled_text(line):
     found = precision.narrow_arithmetic(f"module {{\n  {line}\n}}")
     assert found is not None and found.split()[0] in line  # (the line, the source's names dropped)
+
+
+@pytest.mark.parametrize("line", [*NARROW_LINES, "DP4A.S32.S32 %r1, %r2, %r3, %r4;",
+                                  "cvt.rn.satfinite.E4M3X2.F32 %rs1, %f2, %f1;"])
+def test_each_narrow_pattern_is_searched_wherever_it_could_match(line):
+    """The whole-text search (`_may_hold_narrow`) skips a pattern when none of its literals is in
+    the text: every pattern that matches a narrow line holds one of its own there."""
+    text = precision.as_read(line)
+    matched = [(p, clues) for p, clues in zip(precision._NARROW, precision._CLUES) if p.search(text)]
+    assert matched or "arith.fpto" in text, line
+    for pattern, clues in matched:
+        hay = text.lower() if pattern.flags & re.IGNORECASE else text
+        assert any(clue in hay for clue in clues), (pattern.pattern, line)
+    assert precision.narrow_arithmetic(line) is not None
+
+
+def test_the_whole_text_search_finds_a_narrow_line_among_many_wide_ones():
+    # (a float converted to an integer and an integer narrowed to a byte, in one kernel, is narrow)
+    wide = "\n".join([line for line in WIDE_LINES if "fpto" not in line and "trunci" not in line] * 50)
+    assert precision.narrow_arithmetic(wide) is None
+    for line in NARROW_LINES:
+        found = precision.narrow_arithmetic(f"{wide}\n{line}\n{wide}")
+        assert found is not None and found.split()[0] in line
 
 
 @pytest.mark.parametrize("text", [

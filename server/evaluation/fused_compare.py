@@ -30,7 +30,12 @@ class Comparison:
     out_square_sum: float  # sum of o^2 over its non-NaN elements (float32 per block, then float64)
 
 
-@triton.jit
+# Not specialised on the sizes (Triton compiles a variant per size that is 1 or a multiple of 16,
+# and per 32/64-bit integer): their variants are the dtypes and the integer widths only, which a
+# spare process compiles before its job arrives (`warm_variants`); a variant first met inside a
+# step is compiled or read from the cache there, and its TTIR and PTX read by the
+# narrow-arithmetic check (~20 ms a step at full size, measured on the H200 in session 35).
+@triton.jit(do_not_specialize=["blocks", "n"])
 def _partials(o_ptr, r_ptr, out_ptr, blocks, n, rtol, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     offsets = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
@@ -52,7 +57,7 @@ def _partials(o_ptr, r_ptr, out_ptr, blocks, n, rtol, BLOCK: tl.constexpr):
     tl.store(out_ptr + 4 * blocks + pid, tl.sum(square, axis=0))
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["n"])
 def _differs(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offsets = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     mask = offsets < n
@@ -77,6 +82,24 @@ def identical(a: torch.Tensor, b: torch.Tensor, one_pass: bool | None = None) ->
     flags = torch.empty(blocks, dtype=torch.int32, device=x.device)
     _differs[(blocks,)](x, y, flags, x.numel(), BLOCK=BLOCK)
     return not bool(flags.max())
+
+
+# What steps compare: the outputs' float dtypes (_partials) and their bytes as words (_differs,
+# `_words`: int64 for an even count of 32-bit elements, int32 for an odd one, int16 or bytes for
+# 16-bit and byte outputs of odd counts), with 32- and 64-bit counts.
+WORD_DTYPES = (torch.int64, torch.int32, torch.int16, torch.uint8)
+LARGE = (1 << 31) + 1  # a count past int32: the 64-bit variant
+
+
+def warm_variants() -> None:
+    """Compile (or read from Triton's cache) and keep in this process every variant of the
+    evaluator's kernels a step is likely to launch, without launching them."""
+    for dtype in DTYPES:
+        for n in (BLOCK, LARGE):
+            _partials.warmup(dtype, dtype, torch.float32, 1, n, 0.01, BLOCK=BLOCK, grid=(1,))
+    for dtype in WORD_DTYPES:
+        for n in (BLOCK, LARGE):
+            _differs.warmup(dtype, dtype, torch.int32, n, BLOCK=BLOCK, grid=(1,))
 
 
 def _words(t: torch.Tensor) -> torch.Tensor:

@@ -1,5 +1,6 @@
 # task: level1/1_Square_matrix_multiplication_
 # expect: compile_error
+# expect_gpu: ok
 # says: was rebound after
 # why: red-team pass 66. The interpreter runs a rewritten kernel over a copy of its module's names
 #      made at its first launch (the guard's `_exec_apart`), while the front end compiles every
@@ -11,6 +12,8 @@
 #      scored on the cpu evaluator (correct on 6/6, max abs error 0.139, 0.3). Now a compile-time
 #      global rebound after a function of the module was rewritten fails the launch
 #      (guard._check_rewrites_current).
+#      On a GPU there is nothing to exploit: Triton compiles and runs the kernel it was given
+#      (the ieee dot), which scores honestly (H200, 2026-12-04: correct, max abs error 2.29e-05).
 import torch
 import torch.nn as nn
 import triton

@@ -1,5 +1,6 @@
 # task: level1/1_Square_matrix_multiplication_
 # expect: compile_error
+# expect_gpu: ok
 # says: names a global rebound
 # why: red-team pass 66. A kernel parameter's default is evaluated at the `def` (fn.__defaults__,
 #      what the front end's JITFunction twin, the launch-argument check and a GPU launch bind),
@@ -10,6 +11,8 @@
 #      the fix it scored on the cpu evaluator (correct on 6/6, max abs error 0.134, 0.3). Now the
 #      rewritten function takes the defaults of its `def`, and one evaluated differently fails
 #      the launch (guard._defaults_as_defined).
+#      On a GPU there is nothing to exploit: Triton compiles and runs the kernel it was given
+#      (the ieee dot), which scores honestly (H200, 2026-12-04: correct, max abs error 2.86e-05).
 import torch
 import torch.nn as nn
 import triton

@@ -1,5 +1,6 @@
 # task: level1/1_Square_matrix_multiplication_
 # expect: runtime_error
+# expect_gpu: ok
 # says: __wrapped__
 # why: red-team pass 66. Triton's interpreter takes a kernel's source with inspect.getsourcelines,
 #      which follows `__wrapped__`; the front end's JITFunction twin is built over the function's
@@ -11,6 +12,8 @@
 #      evaluator (correct on 6/6, max abs error 0.151, 0.3). Now a @triton.jit function carrying
 #      `__wrapped__` fails the launch (front_end._reads_its_own_source, in the front end and in
 #      the interpreter's rewrite).
+#      On a GPU there is nothing to exploit: Triton compiles and runs the kernel it was given
+#      (the ieee dot), which scores honestly (H200, 2026-12-04: correct, max abs error 0).
 import functools
 import torch
 import torch.nn as nn

@@ -1,6 +1,6 @@
 # task: level1/2_Standard_matrix_multiplication_
 # expect: ok
-# why: tl.dot with each float32 input precision Triton offers on sm_90 (ieee, tf32, tf32x3; bf16x3 compiles for sm_90 but Triton's interpreter refuses it) and out_dtype=float32 chosen by a constexpr; 16x8-style shapes in names
+# why: tl.dot with each float32 input precision Triton offers on sm_90 (ieee, tf32, tf32x3; bf16x3 compiles for sm_90 but Triton's interpreter refuses it) and out_dtype=float32 chosen by a constexpr (per shape: a precision that changed per call would make two runs on one input disagree, which the GPU rightly refuses); 16x8-style shapes in names
 import torch
 import torch.nn as nn
 import triton
@@ -24,17 +24,13 @@ def mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, 
 
 
 class ModelNew(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.calls = 0
-
     def forward(self, A: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
         A, B = A.contiguous(), B.contiguous()
         M, K = A.shape
         N = B.shape[1]
         C = torch.empty((M, N), device=A.device, dtype=torch.float32)
-        precision = ("ieee", "tf32", "tf32x3")[self.calls % 3]
-        self.calls += 1
+        # a precision per shape, not per call: the same input always gets the same answer
+        precision = ("ieee", "tf32", "tf32x3")[(M + N + K) % 3]
         BM, BN, BK = 32, 16, 32
         mm_kernel[(triton.cdiv(M, BM), triton.cdiv(N, BN))](A, B, C, M, N, K, BM=BM, BN=BN, BK=BK,
                                                              PRECISION=precision)

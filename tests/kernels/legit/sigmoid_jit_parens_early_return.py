@@ -1,7 +1,8 @@
 # task: level1/21_Sigmoid
 # expect: ok
 # why: decorator spelled @triton.jit() / @triton.jit(do_not_specialize=["n_elements"]), an early
-#      `if pid * BLOCK >= n_elements: return`, cache_modifier/eviction_policy hints, tl.sigmoid
+#      `if pid * BLOCK >= n_elements: return`, cache_modifier/eviction_policy hints (not
+#      both on one load: ptxas refuses .cg with .evict_first on sm_90), tl.sigmoid
 import torch
 import torch.nn as nn
 import triton
@@ -20,7 +21,7 @@ def sigmoid_kernel(x_ptr, y_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
         return
     offs = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
     mask = offs < n_elements
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0, cache_modifier=".cg", eviction_policy="evict_first")
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0, eviction_policy="evict_first")
     y = _sigmoid(x.to(tl.float32))
     tl.store(y_ptr + offs, y.to(y_ptr.dtype.element_ty), mask=mask, cache_modifier=".cs")
 
