@@ -148,3 +148,27 @@ def refusal(line: str) -> str:
     with pytest.raises(StageFailure) as refused:
         static_check(source, "triton")
     return refused.value.feedback
+
+
+@pytest.mark.parametrize("body", [
+    '    __annotations__ = {"x,(1),self.x": int}',  # a dataclass's field names, pasted as code
+    '    match {"x,(1),self.x": int}:\n        case {**__annotations__}:\n            pass',
+    '    match int:\n        case __index__:\n            pass',  # a conversion hook
+    '    match []:\n        case [*__iter__]:\n            pass',
+])
+def test_special_names_are_refused_however_a_class_body_binds_them(body):
+    """A match capture binds a class attribute as an assignment does (red-team pass 68); and a
+    class's `__annotations__` name its dataclass fields, which dataclasses paste into the source
+    of the methods they generate."""
+    source = RELU.replace("import torch\n", f"import torch\n\n\nclass Holder:\n{body}\n", 1)
+    with pytest.raises(StageFailure) as refused:
+        static_check(source, "triton")
+    assert refused.value.error_class == "format_violation"
+    assert "__annotations__" in refused.value.feedback or "__i" in refused.value.feedback
+
+
+def test_annotated_dataclass_fields_pass():
+    source = RELU.replace("import torch\n", "import dataclasses\n\nimport torch\n\n\n"
+                          "@dataclasses.dataclass\nclass Config:\n    block: int = 1024\n"
+                          "    warps: int = 4\n", 1)
+    assert static_check(source, "triton").kernels

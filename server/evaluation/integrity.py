@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import builtins
 import ctypes
+import dataclasses
 import gc
 import itertools
+import keyword
 import operator
 import os
 import struct
@@ -329,6 +331,51 @@ def record_thread_starts() -> None:
 
     start._kernel_env_hook = True
     threading.Thread.start = start
+
+
+class GeneratedCodeRefused(TypeError):
+    """A dataclass whose generated methods would run text that is not a field name."""
+
+
+def check_dataclass_field_names() -> None:
+    """Dataclasses paste each field's name into the source of the methods they generate and
+    exec it (`(self.NAME,)==(other.NAME,)` in `__eq__`): a name that is not an identifier is
+    code. Red-team pass 68: a key `"inp,(<expression>),self.inp"` in a class body's
+    `__annotations__`, or a base dataclass's Field renamed through `dataclasses.fields(obj)`,
+    ran an expression no rule had read (it switched torch's modes off around torch.relu). Every
+    dataclass made in this process (once per evaluation process, before the submission is
+    imported) must name its fields with plain identifiers, before and after it is processed."""
+    original = dataclasses._process_class
+    if getattr(original, "_kernel_env_hook", False):
+        return
+
+    def process_class(cls, *args, **kwargs):
+        _plain_field_names(cls, own=True)
+        made = original(cls, *args, **kwargs)
+        _plain_field_names(made, own=False)
+        return made
+
+    process_class._kernel_env_hook = True
+    dataclasses._process_class = process_class
+
+
+def _plain_field_names(cls: type, own: bool) -> None:
+    names = []
+    annotations = cls.__dict__.get("__annotations__")
+    if own and isinstance(annotations, dict):
+        names += list(dict.keys(annotations))
+    for klass in cls.__mro__[1:] if own else (cls,):
+        fields = getattr(klass, "__dataclass_fields__", None)
+        if isinstance(fields, dict):
+            names += [*dict.keys(fields), *(getattr(f, "name", None) for f in dict.values(fields))]
+    bad = next((n for n in names if type(n) is not str or not n.isidentifier()
+                or keyword.iskeyword(n)), None)
+    if bad is not None or any(type(n) is not str for n in names):
+        raise GeneratedCodeRefused(
+            f"the dataclass `{cls.__qualname__}` has a field named {bad!r}, which is not a Python "
+            "identifier: dataclasses paste field names into the source of the methods they "
+            "generate, so such a name is code no rule has read; name fields in the class body "
+            "(`x: int = 0`) and leave them as dataclasses made them")
 
 
 def foreign_threads(before: set[int]) -> list[str]:

@@ -435,6 +435,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
             build_gate.install()  # before the integrity snapshot: the gate is the evaluator's
         reference = load_reference(req.reference_source, workdir)
         integrity.record_thread_starts()
+        integrity.check_dataclass_field_names()
         integrity.stop_cyclic_collection()
         extra = _reference_namespaces(reference)
         snap = dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra,

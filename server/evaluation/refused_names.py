@@ -450,6 +450,12 @@ MAGIC_METHODS = {
     # reads the evaluator makes
     "__class__": INTROSPECTION, "__dict__": INTROSPECTION, "__mro_entries__": INTROSPECTION,
     "__get__": INTROSPECTION, "__set__": INTROSPECTION, "__delete__": INTROSPECTION,
+    # a class's annotations name its dataclass fields, and dataclasses paste each field's name
+    # into the source of the methods they generate: a key that is no identifier
+    # (`"inp,(...),self.inp"`) was an expression run by the generated `__eq__` (red-team pass 68)
+    "__annotations__": "dataclasses paste annotated names into the source of the methods they "
+                       "generate (`__init__`, `__eq__`), so a name that is not an identifier is "
+                       "code no rule has read; annotate fields in the class body (`x: int = 0`)",
 }
 
 

@@ -27,7 +27,8 @@ from .name_rules import (annotation_nodes, certainly_int, check_names, is_data, 
 from .own_attributes import own_methods
 from .refused_names import (ALLOWED_MODEL_BASES, INTROSPECTION, JIT_DECORATORS, MAGIC_METHODS,
                             SHARED_MEMORY, WRAPPING_DECORATORS)
-from .source_names import binding_counts, bound_names, dotted, import_aliases, nodes, root, where
+from .source_names import (binding_counts, bound_names, dotted, import_aliases, names_bound_by,
+                           nodes, root, where)
 from .stages import STATIC_CHECK, StageFailure
 
 
@@ -325,6 +326,11 @@ def _check_magic_methods(tree: ast.Module) -> None:
                  else node.arg if isinstance(node, ast.arg) else None)
         if bound in MAGIC_METHODS:
             _fail(f"{where(node)}: the name `{bound}` is not allowed: {MAGIC_METHODS[bound]}")
+        # bindings that are not Name nodes: a match capture (`case __index__:`,
+        # `case {**__annotations__}:` in a class body binds a class attribute), `except ... as`
+        for name in names_bound_by(node):
+            if name in MAGIC_METHODS:
+                _fail(f"{where(node)}: binding the name `{name}` is not allowed: {MAGIC_METHODS[name]}")
         if isinstance(node, ast.ClassDef):
             if any(k.arg == "metaclass" for k in node.keywords) or any(
                     isinstance(b, ast.Name) and b.id == "type" for b in node.bases):
