@@ -172,3 +172,32 @@ def test_annotated_dataclass_fields_pass():
                           "@dataclasses.dataclass\nclass Config:\n    block: int = 1024\n"
                           "    warps: int = 4\n", 1)
     assert static_check(source, "triton").kernels
+
+
+@pytest.mark.parametrize("line", [
+    's = "{0.__class__}".format(x)',  # a field that reads an attribute
+    's = "{0[key]}".format({"key": 1})',  # an item
+    's = "{a:{b.real}}".format(a=1, b=2)',  # a nested field in a format spec
+    't = "{0." + "real}"\n    s = t.format(x)',  # a template put together at run time
+    's = str.format("{}", x)', 'f = "{}".format\n    s = f(x)',  # the method away from its literal
+    's = "{}".format_map({})\n    s = getattr(s, "format")("{}")',
+])
+def test_format_templates_that_read_attributes_or_are_not_literals_are_refused(line):
+    """`str.format` reads what its template's fields name (red-team pass 69: an exception's
+    traceback walked into the evaluator's frames)."""
+    source = RELU.replace("import torch\n", f"import torch\n\n\ndef helper(x):\n    {line}\n    return s\n", 1)
+    with pytest.raises(StageFailure) as refused:
+        static_check(source, "triton")
+    assert "format" in refused.value.feedback
+
+
+@pytest.mark.parametrize("line", [
+    's = "{} {:>8.3f} {name!r}".format(1, 2.0, name=x)',
+    's = "{:{width}}".format(x, width=4)',
+    's = TEMPLATE.format(threads=256)',  # a module constant bound once to a plain template
+    's = "%s and %(k)s" % (x,) if False else f"{x!r:>10}"',
+])
+def test_plain_format_templates_pass(line):
+    source = RELU.replace("import torch\n", "import torch\n\nTEMPLATE = \"__global__ void k() {{ int t = {threads}; }}\"\n\n\n"
+                          f"def helper(x):\n    {line}\n    return s\n", 1)
+    assert static_check(source, "triton").kernels

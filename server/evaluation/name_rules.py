@@ -8,6 +8,7 @@ import ast
 import builtins
 import importlib
 import importlib.util
+import string
 import sys
 import types
 
@@ -21,7 +22,8 @@ from .refused_names import (ALLOWED_DUNDER_ATTRIBUTES, ALLOWED_DUNDER_TEXT, ALLO
                             OWN_NAMES_ALLOWED, PRIVATE_ROOTS, PROTECTED_ROOTS,
                             REBINDABLE_BUILTINS, RUNNERS, SHADOWED_MODULES, SHARED_MEMORY,
                             SYMBOLIC, SYS_ALLOWED, constant_text, forbidden_attribute)
-from .source_names import bound_names, dotted, literal_getattr, nodes, root, type_test, where
+from .source_names import (binding_counts, bound_names, dotted, literal_getattr, nodes, root,
+                           type_test, where)
 from .stages import STATIC_CHECK, StageFailure
 
 
@@ -78,8 +80,50 @@ def _check_import_allowed(module: str, node: ast.AST) -> None:
               f"{', '.join(sorted(ALLOWED_IMPORTS - {'__future__'}))}")
 
 
+# `str.format` reads the attributes and items its template names (red-team pass 69:
+# `"{0.__traceback__.tb_frame.f_back...f_locals[trials]}".format(e)` on an exception caught in
+# forward walked into the evaluator's frames and read its secret count of timed calls), and a
+# template can be put together at run time where no rule on names reads it: `.format` and
+# `.format_map` only on a string literal whose fields are names or positions.
+FORMAT_METHODS = frozenset({"format", "format_map"})
+TEMPLATE_REASON = ("a format template's fields read attributes and items (`{0.attr}`, `{0[key]}`), "
+                   f"where no rule sees what they reach ({INTROSPECTION}); call `.format` on a "
+                   "string literal whose fields are plain names or positions, or use an f-string")
+
+
+def _plain_template(text: str) -> bool:
+    """Whether every field of a format template (nested ones in format specs included) is a
+    name, a position or automatic, reading no attribute or item."""
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError:
+        return False
+    return all((not field or field.isidentifier() or field.isdigit())
+               and (not spec or _plain_template(spec)) for _, field, spec, _ in parsed)
+
+
+def _literal_formats(tree: ast.Module) -> set[int]:
+    """The `.format` / `.format_map` attributes called directly on a plain template literal, or
+    on a module-level name bound once, to one (a CUDA source template: `_SRC.format(threads=256)`)."""
+    counts = binding_counts(tree)
+    templates = {t.id for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 for t in n.targets if isinstance(t, ast.Name) and counts.get(t.id) == 1
+                 and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)
+                 and _plain_template(n.value.value)}
+
+    def plain(receiver: ast.AST) -> bool:
+        return (isinstance(receiver, ast.Constant) and isinstance(receiver.value, str)
+                and _plain_template(receiver.value)) or (
+            isinstance(receiver, ast.Name) and receiver.id in templates)
+
+    return {id(n.func) for n in nodes(tree)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr in FORMAT_METHODS and plain(n.func.value)}
+
+
 def check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> None:
     called = {id(n.func) for n in nodes(tree) if isinstance(n, ast.Call)}
+    literal_formats = _literal_formats(tree)
     inner = {id(n.value) for n in nodes(tree) if isinstance(n, ast.Attribute)}
     # `type(x) is T` only: `==`, `in` & co. hand the class to a method the submission defines
     compared = {id(x) for n in nodes(tree) if isinstance(n, ast.Compare)
@@ -128,6 +172,8 @@ def check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> Non
                   f"({INTROSPECTION})")
         if isinstance(node, ast.Attribute):
             attr = node.attr
+            if attr in FORMAT_METHODS and id(node) not in literal_formats:
+                _fail(f"{where(node)}: `.{attr}` is not allowed here: {TEMPLATE_REASON}")
             if (attr.startswith("_") and not attr.startswith("__") and root(node) not in aliases
                     and id(node) not in own and attr not in NAMEDTUPLE_API):
                 _fail(f"{where(node)}: `.{attr}` is not allowed: private attributes of objects "
@@ -453,7 +499,8 @@ def _check_dynamic_attribute(node: ast.Call) -> None:
         _fail(f"{where(node)}: `{node.func.id}` needs a literal, public attribute name "
               "(no computed or underscore names)")
     if (forbidden_attribute(name.value) or name.value in FORBIDDEN_BUILTINS or name.value in RUNNERS
-            or name.value in SHADOWED_MODULES):  # getattr(a_module, "sys") is `.sys`
+            or name.value in SHADOWED_MODULES  # getattr(a_module, "sys") is `.sys`
+            or name.value in FORMAT_METHODS):
         _fail(f"{where(node)}: `{node.func.id}(..., {name.value!r})` is not allowed: {INTROSPECTION}")
 
 
