@@ -52,3 +52,29 @@ def test_the_cpu_evaluators_limits_are_said_plainly(tmp_path, monkeypatch):
         assert "leave out calls into torch.cuda" in describe_exception(cuda_call, str(source))
     monkeypatch.setenv("TRITON_INTERPRET", "0")  # a GPU: the error as it is
     assert describe_exception(none_op, str(source)).endswith("'NoneType'")
+
+
+def test_formatting_computes_no_suggestions():
+    """Python 3.12's traceback module suggests names ("Did you mean"): for an ImportError it
+    imports the module the exception names, for an AttributeError it calls `dir()` on the object,
+    from the evaluator's frames. A submission's exception is formatted without them."""
+    import sys
+
+    module = "this"  # prints the Zen of Python when imported
+    assert module not in sys.modules
+    wrong = ImportError("no", name=module)
+    wrong.name_from = "zen"
+    listed = []
+
+    class Probe:
+        def __dir__(self):
+            listed.append(True)
+            return ["attribute"]
+
+    try:
+        Probe().attribut
+    except AttributeError as exc:
+        missing = exc
+    assert describe_exception(wrong) == "ImportError: no"
+    assert describe_exception(missing) == "AttributeError: 'Probe' object has no attribute 'attribut'"
+    assert module not in sys.modules and not listed

@@ -456,6 +456,38 @@ def test_actions_through_frozen_standard_modules_are_charged_to_the_submission(t
     assert [o.split()[0] for o in report["offences"]] == ["os.putenv", "os.remove", "os.putenv"]
 
 
+MONITORING_PROBE = r'''
+import json
+from server.evaluation import integrity
+integrity.guard_submission_actions("/tmp/submission.py")
+code = """
+import sys
+seen = []
+M = sys.monitoring
+M.use_tool_id(3, "spy")
+try:
+    M.register_callback(3, M.events.CALL, lambda code, at, fn, arg: seen.append(arg))
+    M.set_events(3, M.events.CALL)
+    RESULT = "ran"
+except RuntimeError:
+    RESULT = "refused"
+"""
+namespace = {}
+exec(compile(code, "/tmp/submission.py", "exec"), namespace)
+print(json.dumps({"result": namespace["RESULT"], "offences": integrity.submission_actions()}))
+'''
+
+
+@pytest.mark.skipif(not hasattr(__import__("sys"), "monitoring"), reason="sys.monitoring is Python 3.12's")
+def test_monitoring_callbacks_are_refused_to_the_submissions_frames(tmp_path):
+    """Python 3.12's sys.monitoring traces calls like sys.setprofile (its callback sees the
+    evaluator's calls and their first arguments, unseen by the guard's profile watch): a
+    submission's frame may not register one."""
+    report = _run_probe(tmp_path, MONITORING_PROBE)
+    assert report["result"] == "refused"
+    assert [o.split()[0] for o in report["offences"]] == ["sys.monitoring.register_callback"]
+
+
 def test_state_carried_on_inputs_or_outputs_is_found():
     x, out = torch.rand(4), torch.rand(4)
     assert integrity.carried_state([x, 3], (out,)) == []

@@ -24,7 +24,7 @@ import time
 import traceback
 
 from . import confinement
-from .feedback import type_name
+from .feedback import type_name, without_suggestions
 from .protocol import EvalRequest
 from .stages import CORRECTNESS, TIMED, TIMING
 
@@ -165,7 +165,8 @@ def _formatted(exc: BaseException) -> str:
     """The traceback, or, where formatting it runs code that raises (a submission's exception
     chained in as the context), the evaluator's own frames and the exception's type."""
     try:
-        return traceback.format_exc()
+        with without_suggestions():
+            return traceback.format_exc()
     except BaseException:  # noqa: BLE001
         try:
             frames = "".join(traceback.format_list(traceback.extract_tb(exc.__traceback__)))

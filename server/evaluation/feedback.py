@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import traceback
@@ -20,9 +21,33 @@ def describe_exception(exc: BaseException, candidate_file: str | None = None) ->
     The exception is the submission's: formatting it runs its code (`__str__`, a `__notes__`
     property, a SyntaxError's fields), which may raise too; then only its type is said."""
     try:
-        return _described(exc, candidate_file)
+        with without_suggestions():
+            return _described(exc, candidate_file)
     except BaseException:  # noqa: BLE001 (KeyboardInterrupt from a __str__ included)
         return f"{type_name(exc)} (its message could not be read: formatting it raised)"
+
+
+@contextlib.contextmanager
+def without_suggestions():
+    """Exceptions formatted without Python 3.12's "Did you mean" (3.11's traceback module
+    computed none; the interpreter's own display did). Computing one calls `dir()` on the object
+    an AttributeError names (a submission's `__dir__`) and imports the module an ImportError
+    names (`e = ImportError(name="antigravity"); e.name_from = "x"; raise e`) from the
+    evaluator's frames, which the audit hook does not charge to the submission: any module,
+    imported past the import rules."""
+    compute = getattr(traceback, "_compute_suggestion_error", None)
+    if compute is None:
+        yield
+        return
+    traceback._compute_suggestion_error = _no_suggestion
+    try:
+        yield
+    finally:
+        traceback._compute_suggestion_error = compute
+
+
+def _no_suggestion(exc_value, tb, wrong_name) -> None:
+    return None
 
 
 def type_name(exc: BaseException) -> str:

@@ -400,6 +400,10 @@ _REFUSED_EVENTS = frozenset({
     # files changed without `open` (they could outlive the evaluation: a later one's cache)
     "os.remove", "os.rename", "os.rmdir", "os.truncate", "os.chmod", "os.chown", "os.link",
     "os.symlink", "os.mkdir", "os.utime", "shutil.rmtree", "shutil.copyfile", "shutil.move",
+    # Python 3.12's tracing API (PEP 669), the production interpreter's: a callback sees every
+    # thread's calls with their callables and first arguments, and runs with no profile event
+    # for the dispatch guard's watch. Registering one is its only audited step.
+    "sys.monitoring.register_callback",
 })
 _audit = {"files": frozenset(), "offences": [], "active": False}
 
