@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import sys
 import threading
 import time
 import warnings
@@ -478,7 +479,7 @@ print(json.dumps({"result": namespace["RESULT"], "offences": integrity.submissio
 '''
 
 
-@pytest.mark.skipif(not hasattr(__import__("sys"), "monitoring"), reason="sys.monitoring is Python 3.12's")
+@pytest.mark.skipif(not hasattr(sys, "monitoring"), reason="sys.monitoring is Python 3.12's")
 def test_monitoring_callbacks_are_refused_to_the_submissions_frames(tmp_path):
     """Python 3.12's sys.monitoring traces calls like sys.setprofile (its callback sees the
     evaluator's calls and their first arguments, unseen by the guard's profile watch): a
