@@ -114,7 +114,7 @@ def test_a_plain_module_value_read_in_a_kernel_is_refused_as_triton_compiler_ref
     ("class torch:\n    float32 = 1\n    class finfo:\n        def __init__(self, d):\n"
      "            self.eps = 1\nEPS = torch.finfo(torch.float32).eps", "x = x + EPS", "", "EPS"),
     # red-team pass 31: methods and functions read into locals, then called by name
-    ("", "fmt = \"{}\".format\n    t = fmt(x)", "", ".format"),
+    ("", "fmt = \"-\".join\n    t = fmt(x)", "", ".join"),  # (`.format` away from its call: name_rules)
     ("FMT = tl.constexpr(\"{}\")", "rep = FMT.replace\n    t = rep(\"[\", \" \")", "", ".replace"),
     ("", "fsum = math.fsum\n    t = fsum((1.0, 2.0))", "", "math.fsum"),
     ("", "y = tl.core.tensor(0, tl.float32)", "", "triton.language.core.tensor"),
