@@ -368,11 +368,10 @@ def _plain_field_names(cls: type, own: bool) -> None:
         fields = getattr(klass, "__dataclass_fields__", None)
         if isinstance(fields, dict):
             names += [*dict.keys(fields), *(getattr(f, "name", None) for f in dict.values(fields))]
-    bad = next((n for n in names if type(n) is not str or not n.isidentifier()
-                or keyword.iskeyword(n)), None)
-    if bad is not None or any(type(n) is not str for n in names):
+    bad = [n for n in names if type(n) is not str or not n.isidentifier() or keyword.iskeyword(n)]
+    if bad:
         raise GeneratedCodeRefused(
-            f"the dataclass `{cls.__qualname__}` has a field named {bad!r}, which is not a Python "
+            f"the dataclass `{cls.__qualname__}` has a field named {bad[0]!r}, which is not a Python "
             "identifier: dataclasses paste field names into the source of the methods they "
             "generate, so such a name is code no rule has read; name fields in the class body "
             "(`x: int = 0`) and leave them as dataclasses made them")
