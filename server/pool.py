@@ -40,6 +40,30 @@ MALLOC_TUNABLES = "glibc.malloc.perturb=165:glibc.malloc.tcache_count=0"
 START_TIMEOUT_S = 180.0
 
 
+def cpu_shares(count: int, cpus: set[int] | None = None) -> list[tuple[int, ...]] | None:
+    """Each of `count` worker hosts' own CPUs: the server's (its affinity) split into disjoint,
+    contiguous, near-equal shares, in order; None where there are fewer CPUs than hosts or no
+    affinity to read. A host pins itself to its share before importing torch, and its
+    evaluations (forks) and the programs they run inherit it: a CUDA build's compilers or a
+    submission's threads in one slot cannot slow another slot's timings, nor a reference's
+    profile there, which is cached for every later step of its task (a launch-bound reference
+    is timed at its host's speed: red-team pass 71)."""
+    if cpus is None:
+        if not hasattr(os, "sched_getaffinity"):
+            return None
+        cpus = os.sched_getaffinity(0)
+    ordered = sorted(cpus)
+    if count < 1 or len(ordered) < count:
+        return None
+    size, extra = divmod(len(ordered), count)
+    shares, start = [], 0
+    for k in range(count):
+        end = start + size + (1 if k < extra else 0)
+        shares.append(tuple(ordered[start:end]))
+        start = end
+    return shares
+
+
 def scrubbed_env(device: str, visible: str | None = None) -> dict:
     """`visible`: the GPU's CUDA_VISIBLE_DEVICES entry (config.gpu_visible; default its id)."""
     env = {k: v for k, v in os.environ.items() if k in ENV_ALLOWLIST}
@@ -57,8 +81,10 @@ def scrubbed_env(device: str, visible: str | None = None) -> dict:
 class WorkerHost:
     """One long-lived `python -m server.evaluation.worker` process for one device."""
 
-    def __init__(self, device: str, spares: int = 1, visible: str | None = None, slot: str = ""):
-        self.device, self.spares, self.visible = device, spares, visible
+    def __init__(self, device: str, spares: int = 1, visible: str | None = None, slot: str = "",
+                 cpus: tuple[int, ...] | None = None):
+        """`cpus`: the host's own CPUs (`cpu_shares`); None: the server's, shared."""
+        self.device, self.spares, self.visible, self.cpus = device, spares, visible, cpus
         self.slot = slot or device  # the pool's name for it ("cuda:1", "cpu:0"): the step log's `worker`
         self.proc: subprocess.Popen | None = None
         self.started_at: int | None = None  # the host's start time (/proc), which tells its pid's reuse
@@ -73,7 +99,8 @@ class WorkerHost:
         env = dict(scrubbed_env(self.device, self.visible), TMPDIR=self.scratch)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server.evaluation.worker", "--device", worker_device,
-             "--spares", str(self.spares)],
+             "--spares", str(self.spares)]
+            + (["--cpus", ",".join(map(str, self.cpus))] if self.cpus else []),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, cwd=str(ROOT),
             env=env, text=True, bufsize=1, start_new_session=True,
         )
@@ -193,8 +220,10 @@ class WorkerPool:
     def __init__(self, devices: list[str], step_timeout_s: float, spares: int = 1,
                  visible: tuple[str, ...] | None = None):
         """`visible`: each GPU's CUDA_VISIBLE_DEVICES entry (config.gpu_visible)."""
+        shares = cpu_shares(len(devices))
         self.hosts = [WorkerHost(d, spares, visible[i] if visible else None,
-                                 d if d.startswith("cuda:") else f"{d}:{i}")
+                                 d if d.startswith("cuda:") else f"{d}:{i}",
+                                 shares[i] if shares else None)
                       for i, d in enumerate(devices)]
         self.step_timeout_s = step_timeout_s
         self._free = collections.deque(self.hosts)

@@ -2,11 +2,15 @@
 waiting steps, and each request told how many steps wait behind it (the worker host warms the
 next steps' processes beside a step only then)."""
 
+import os
 import threading
 import time
+from pathlib import Path
+
+import pytest
 
 from server.evaluation.protocol import EvalRequest, EvalResult
-from server.pool import WorkerPool
+from server.pool import WorkerPool, cpu_shares
 
 
 def test_steps_run_one_at_a_time_in_arrival_order_and_carry_the_backlog():
@@ -89,3 +93,40 @@ def test_each_gpu_runs_its_own_step_at_once_and_says_which_it_was():
     assert results["third"].worker in ("cuda:0", "cuda:1")
     assert results["first"].queue_seconds < 1 <= results["third"].queue_seconds  # it waited for a GPU
     assert [h.visible for h in pool.hosts] == ["GPU-aa", "GPU-bb"]
+
+
+def test_cpu_shares_split_the_servers_cpus_into_disjoint_contiguous_parts():
+    assert cpu_shares(2, {0, 1, 2, 3, 4}) == [(0, 1, 2), (3, 4)]
+    assert cpu_shares(3, {8, 2, 5, 9, 11, 3}) == [(2, 3), (5, 8), (9, 11)]
+    assert cpu_shares(1, {0, 1}) == [(0, 1)]
+    assert cpu_shares(3, {0, 1}) is None  # fewer CPUs than hosts: nothing to split
+
+
+def _affinity(pid: int) -> set[int]:
+    return os.sched_getaffinity(pid)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="needs two CPUs and Linux affinity")
+def test_each_worker_host_and_its_evaluations_run_on_their_own_cpus():
+    """Two worker hosts on a machine of two CPUs or more: each is pinned to its own share of the
+    server's CPUs, and so is an evaluation process it forks (its warm spare), whose torch sizes
+    its thread pool to that share: one slot's builds or threads cannot slow another's timings,
+    nor a reference's profile there (red-team pass 71)."""
+    pool = WorkerPool(["cpu", "cpu"], step_timeout_s=120)
+    shares = cpu_shares(2)
+    try:
+        pool.start(background=False)
+        hosts = [h.proc.pid for h in pool.hosts]
+        assert [_affinity(pid) for pid in hosts] == [set(s) for s in shares]
+        assert not set(shares[0]) & set(shares[1])
+        for pid, share in zip(hosts, shares):
+            deadline = time.monotonic() + 60
+            children = []
+            while not children and time.monotonic() < deadline:  # the spare forks after start-up
+                children = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+                time.sleep(0.1)
+            assert children, "the host forked no spare evaluation process"
+            assert all(_affinity(c) == set(share) for c in children)
+    finally:
+        pool.shutdown()

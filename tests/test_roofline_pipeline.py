@@ -157,3 +157,25 @@ def test_timings_below_the_floor_are_rejected_as_impossible():
         scored(0.79 * t_min)
     assert err.value.error_class == "impossible_timing" and "roofline floor" in err.value.feedback
     scored(0.5 * t_min, reject=0.4)  # the fraction is configurable
+
+
+def test_a_16_bit_tensor_core_kernel_on_a_float32_task_is_not_refused_as_impossible():
+    """Red-team pass 71: a float32 task's t_min is at the TF32 roof, but its kernels may compute
+    on float16 operands (legit/matmul_fp16_tensor_cores), on tensor cores twice as fast. The
+    README's worked example (KernelBench's 4096^3 fp32 matmul on an H200, t_min 0.278 ms) had
+    refused 0.2 ms, 69 % of the float16 peak (cuBLAS-class), as impossible; a timing beyond
+    that peak still is."""
+    n = 4096
+    profile = {"flops": 2 * n**3, "bytes": 12 * n**2, "dtype": "float32", "ref_runtime_ms": 3.0,
+               "device_name": "NVIDIA H200"}
+
+    def report(runtime_ms):
+        result = EvalResult(stage="scored", correct=True, runtime_ms=runtime_ms, timing_meaningful=True,
+                            max_abs_error=0.0)
+        return scoring.rescore(EvalRequest(code="", reference_source=""), profile, result)
+
+    fp16 = report(0.2)
+    assert fp16.roofline["t_min_ms"] == pytest.approx(2 * n**3 / 494.5e12 * 1e3)  # the TF32 roof
+    assert fp16.error_class is None and fp16.reward == pytest.approx(0.3 + 3.0)  # 15x: capped
+    beyond = report(0.8 * 2 * n**3 / 989.5e12 * 1e3 * 0.99)  # past the float16 peak, with the slack
+    assert beyond.error_class == "impossible_timing" and "16-bit tensor-core" in beyond.feedback

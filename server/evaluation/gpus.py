@@ -31,8 +31,13 @@ class GpuSpec:
         """The roof a kernel computing in `dtype` ("float32", ...) is held to (_ROOF_FOR_DTYPE)."""
         field = _ROOF_FOR_DTYPE.get(str(dtype).replace("torch.", ""))
         if field is None:  # fp8 and other precisions we hold no figure for: the highest roof
-            return max(self.fp16_tflops, self.bf16_tflops, self.tf32_tflops)
+            return self.fastest_tflops()
         return getattr(self, field)
+
+    def fastest_tflops(self) -> float:
+        """The highest tensor-core roof of the formats a kernel may compute in (16-bit: 8-bit
+        and narrower formats are refused, precision.py), whatever its task's dtype."""
+        return max(self.fp16_tflops, self.bf16_tflops, self.tf32_tflops)
 
 
 # Which peak bounds a task of a given compute dtype. fp32 gets the TF32 tensor-core roof, not the

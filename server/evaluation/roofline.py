@@ -152,6 +152,16 @@ def roofline(flops: int, nbytes: int, dtype: torch.dtype, gpu: GpuSpec) -> Roofl
     )
 
 
+def impossible_floor_ms(flops: int, nbytes: int, gpu: GpuSpec) -> float:
+    """The time no accepted kernel can beat: the compulsory bytes at full bandwidth, or the FLOPs
+    at the fastest roof a kernel may compute on, whichever is longer. A float32 task's t_min
+    uses the TF32 roof, but its kernels may round operands to 16 bits for tensor cores twice as
+    fast (legit/matmul_fp16_tensor_cores; red-team pass 71): against t_min, such a kernel at 62.5 %
+    of the float16 peak was refused as impossible."""
+    t_compute = flops / (gpu.fastest_tflops() * 1e12) * 1e3
+    return max(t_compute, nbytes / (gpu.bandwidth_gbs * 1e9) * 1e3)
+
+
 def roofline_frac(t_min_ms: float | None, runtime_ms: float | None) -> float | None:
     """Fraction of the roofline reached (1.0 = at the floor); None without a usable runtime."""
     if t_min_ms is None or runtime_ms is None or runtime_ms <= 0:
@@ -160,13 +170,14 @@ def roofline_frac(t_min_ms: float | None, runtime_ms: float | None) -> float | N
 
 
 def is_physically_impossible(
-    runtime_ms: float | None, t_min_ms: float | None, reject_fraction: float = DEFAULT_REJECT_FRACTION
+    runtime_ms: float | None, floor_ms: float | None, reject_fraction: float = DEFAULT_REJECT_FRACTION
 ) -> bool:
-    """True when the runtime beats the floor by more than the slack: runtime < fraction * t_min.
+    """True when the runtime beats the floor by more than the slack: runtime < fraction * floor
+    (`impossible_floor_ms`).
 
     The slack (default 0.8) absorbs datasheet peaks being rounded and clocks boosting above
     them (KERNEL_ENV_ROOFLINE_REJECT, read by the server's config). A floor of 0 never rejects.
     """
-    if runtime_ms is None or not t_min_ms or t_min_ms <= 0:
+    if runtime_ms is None or not floor_ms or floor_ms <= 0:
         return False
-    return runtime_ms < reject_fraction * t_min_ms
+    return runtime_ms < reject_fraction * floor_ms

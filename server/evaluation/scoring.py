@@ -40,11 +40,13 @@ def score(req, profile, result: EvalResult) -> None:
         "flops": roof.flops,
         "bytes": roof.bytes,
     }
+    floor_ms = roofline.impossible_floor_ms(roof.flops, roof.bytes, spec)
     if meaningful and not roof.fallback and roofline.is_physically_impossible(
-            result.runtime_ms, roof.t_min_ms, req.roofline_reject):
+            result.runtime_ms, floor_ms, req.roofline_reject):
         raise StageFailure(TIMING, "impossible_timing", f"measured {result.runtime_ms:.4g} ms is below "
-                           f"{req.roofline_reject} x the roofline floor t_min = {roof.t_min_ms:.4g} ms on "
-                           f"{roof.gpu}: physically impossible, so the work was not all done in the timed call")
+                           f"{req.roofline_reject} x the roofline floor {floor_ms:.4g} ms on {roof.gpu} "
+                           "(the compulsory bytes at full bandwidth, the FLOPs at the 16-bit tensor-core "
+                           "peak): physically impossible, so the work was not all done in the timed call")
     result.reward = compute_reward(
         req.reward_mode, True,
         speedup=result.speedup if meaningful else 1.0,

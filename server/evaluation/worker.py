@@ -189,7 +189,11 @@ def main(argv=None) -> None:
     parser.add_argument("--device", default="cpu", help="cpu (Triton interpreter) or cuda:N")
     parser.add_argument("--spares", type=int, default=1,
                         help="evaluation processes kept warming ahead of the steps (KERNEL_ENV_SPARES)")
+    parser.add_argument("--cpus", default="",
+                        help="comma-separated CPUs this host and its evaluations run on (pool.cpu_shares)")
     args = parser.parse_args(argv)
+    if args.cpus:  # before torch is imported: its thread pools size themselves to these
+        os.sched_setaffinity(0, {int(c) for c in args.cpus.split(",")})
     if args.device == "cpu":
         os.environ["TRITON_INTERPRET"] = "1"
     # This process's malloc read its tunables at start (pool.MALLOC_TUNABLES) and the forked
