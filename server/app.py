@@ -1,4 +1,4 @@
-"""The FastAPI app: OpenEnv's create_app around KernelEnvironment, plus GET /tasks.
+"""The FastAPI app: OpenEnv's create_fastapi_app around KernelEnvironment, plus GET /tasks.
 
 Run it with `uv run server` (port 8000; PORT overrides) or serve `server.app:app` with uvicorn.
 Configuration comes from the environment (server/config.py); a bad value stops start-up.
@@ -38,7 +38,7 @@ UNSERVED = frozenset({"/mcp"})  # OpenEnv's MCP routes, replaced (create_kernel_
 
 def create_kernel_app(config: Config | None = None):
     """A ready app for `config` (default: from the environment); starts the worker pool."""
-    from openenv.core.env_server.http_server import create_app
+    from openenv.core.env_server.http_server import create_fastapi_app
     from openenv.core.env_server.types import ConcurrencyConfig
 
     from kernel_env.models import KernelAction, KernelObservation, KernelState
@@ -47,7 +47,11 @@ def create_kernel_app(config: Config | None = None):
     config = config or load_config()
     services = build_services(config)
     env_cls = type("KernelEnvironmentSession", (KernelEnvironment,), {"services": services})
-    app = create_app(
+    # create_fastapi_app, not create_app: create_app reads ENABLE_WEB_INTERFACE (which `openenv
+    # push` sets for a Space) and then serves /web/reset, /web/step, /web/state and /ws/ui on ONE
+    # environment shared by every visitor, outside the session cap: each saw the others'
+    # submitted code and results, and could reset or step their episode (red-team pass 70).
+    app = create_fastapi_app(
         env_cls, KernelAction, KernelObservation, env_name="kernel_env", state_cls=KernelState,
         # No idle reaper: it freed the slot of a connected WebSocket whose session went on
         # playing, so the cap no longer held (red-team pass 47). A session lasts as long as its
@@ -120,15 +124,12 @@ def main() -> None:
         sys.exit(f"kernel_env: configuration error: {exc}")
     import uvicorn
 
+    from server.request_limits import MAX_WS_MESSAGE_BYTES
+
     print(f"kernel_env: evaluator={config.evaluator} tasks={config.tasks_source} ({config.tasks_dir}) "
           f"port={config.port} max_sessions={config.max_sessions}", file=sys.stderr, flush=True)
     uvicorn.run(create_kernel_app(config), host="0.0.0.0", port=config.port,
                 ws_max_size=MAX_WS_MESSAGE_BYTES, log_config=_logging_to_stderr(uvicorn))
-
-
-# A step is at most 256 KiB of source: 1.5 MiB once JSON escapes every byte. A 16 MiB message of
-# empty objects cost the server 435 MB while it waited (red-team pass 47).
-MAX_WS_MESSAGE_BYTES = 2 * 1024 * 1024
 
 
 def _logging_to_stderr(uvicorn) -> dict:

@@ -2,8 +2,9 @@
 
 A submission is at most 256 KiB of source (kernel_env.models), so no honest request body comes
 near MAX_BODY_BYTES; a bigger one was parsed and validated whole before any answer (200 MB took
-the server from 0.76 to 1.23 GB). WebSocket frames are capped by uvicorn (`ws_max_size`, 2 MiB with
-`uv run server`).
+the server from 0.76 to 1.23 GB). A WebSocket message is capped at MAX_WS_MESSAGE_BYTES twice: by
+uvicorn as it reads the frame (`ws_max_size`, with `uv run server`) and by NoWebSocketMcp, for
+servers that do not take that setting (`uvicorn server.app:app`, Modal's ASGI server).
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ import json
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
 DRAINED_BYTES = 64 * 1024 * 1024  # a mistaken big body gets its answer; a flood is cut off
+# A step is at most 256 KiB of source: 1.5 MiB once JSON escapes every byte. A 16 MiB message of
+# empty objects cost the server 435 MB while it waited (red-team pass 47).
+MAX_WS_MESSAGE_BYTES = 2 * 1024 * 1024
 TOO_LARGE = "request body too large: at most %d bytes (a submission is at most 256 KiB of source)"
 
 
@@ -67,7 +71,11 @@ class NoWebSocketMcp:
     """ASGI middleware: OpenEnv's WebSocket loop answers `{"type": "mcp"}` messages with its MCP
     handler, whose `openenv/session/close` freed any plain WebSocket session's slot (one client
     held seven sessions past a cap of three: red-team pass 29), as its HTTP route did before it
-    was removed. Such messages are answered here with an error and never reach the loop."""
+    was removed. Such messages are answered here with an error and never reach the loop.
+
+    A message past MAX_WS_MESSAGE_BYTES closes the connection (1009, as uvicorn's own cap does)
+    before the loop parses it: only `uv run server` passed the cap to uvicorn, and the app served
+    otherwise (Modal, `uvicorn server.app:app`) parsed 16 MiB messages (red-team pass 70)."""
 
     def __init__(self, app):
         self.app = app
@@ -85,6 +93,11 @@ class NoWebSocketMcp:
                 message = await receive()
                 if message["type"] != "websocket.receive":
                     return message
+                size = len(message.get("text") or message.get("bytes") or b"")
+                if size > MAX_WS_MESSAGE_BYTES:  # text in characters: what the loop would parse
+                    await send({"type": "websocket.close", "code": 1009,
+                                "reason": f"message too big: at most {MAX_WS_MESSAGE_BYTES} bytes"})
+                    return {"type": "websocket.disconnect", "code": 1009}
                 if message.get("text") is None:  # the loop reads text frames only: a binary
                     try:  # one ended the session with the message 'text' (red-team pass 47)
                         message = {"type": message["type"],

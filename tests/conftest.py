@@ -28,14 +28,17 @@ SERVER_PIDS: dict[str, int] = {}  # base URL -> the server's process id
 
 
 @contextlib.contextmanager
-def running_server(extra_env: dict | None = None, log_path: Path | None = None):
-    """`python -m server.app` on a free port; yields its base URL, stops it afterwards."""
+def running_server(extra_env: dict | None = None, log_path: Path | None = None,
+                   command: tuple[str, ...] = ("-m", "server.app")):
+    """`python -m server.app` (or `python <command>`: `-m uvicorn server.app:app` reads
+    UVICORN_PORT) on a free port; yields its base URL, stops it afterwards."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("KERNEL_ENV_")}
-    env.update({"PORT": str(port), "KERNEL_ENV_EVALUATOR": "cpu", "KERNEL_ENV_CPU_WORKERS": "1"})
+    env.update({"PORT": str(port), "UVICORN_PORT": str(port), "KERNEL_ENV_EVALUATOR": "cpu",
+                "KERNEL_ENV_CPU_WORKERS": "1"})
     env.update(extra_env or {})
     out = open(log_path, "w") if log_path else subprocess.DEVNULL
-    proc = subprocess.Popen([sys.executable, "-m", "server.app"], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, *command], cwd=ROOT, env=env,
                             stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -147,3 +147,41 @@ def test_a_timed_out_submission_is_evaluated_again_when_resubmitted(env):
     for _ in range(2):
         session.step(KernelAction(code=kernel_source("legit", "relu")))
     assert len(calls) == 2
+
+
+def test_a_submission_is_keyed_in_linear_time_by_a_digest_the_size_of_a_hash(env):
+    """The repeat key is made in the server's process: parsing one f-string of 87,000 fields held
+    CPython 3.11's GIL for 4.4 s there (every session's messages waited), and the key of 256 KiB
+    of statements, its ast.dump, was 4.6 MB kept for each turn (red-team pass 70)."""
+    import time
+
+    from kernel_env.models import MAX_CODE_BYTES
+    from server.kernel_environment import submission_key
+
+    fields = "x = f'" + "{a}" * (MAX_CODE_BYTES // 3 - 10) + "'\n"
+    statements = "x = 1\n" * (MAX_CODE_BYTES // 6)
+    started = time.perf_counter()
+    keys = [submission_key(fields), submission_key(statements)]
+    assert time.perf_counter() - started < 1.5
+    assert [len(k) for k in keys] == [64, 64]
+    session, services, _ = env  # the step itself, to its recorded evaluation
+    session.reset(task_id=RELU)
+    started = time.perf_counter()
+    session.step(KernelAction(code=fields))
+    assert time.perf_counter() - started < 1.0 and len(services.evaluator.calls) == 1
+
+
+def test_the_repeat_key_reads_code_as_python_does(env):
+    """Layout, comments and line ends aside, the same tokens are the same submission; anything
+    a token holds (a string's text, an operator, which statements an indentation nests) is not."""
+    from server.kernel_environment import submission_key
+
+    base = "def f(a):\n    if a:\n        return 'x'\n    return a + 1\n"
+    same = ["# c\ndef f( a ):\r\n  if a:  # why\n\n    return 'x'\n  return a+1\n",
+            "def f(a):\n\tif a:\n\t\treturn 'x'\n\treturn a + \\\n 1\n"]
+    other = ["def f(a):\n    if a:\n        return 'x '\n    return a + 1\n",
+             "def f(a):\n    if a:\n        return 'x'\n        return a + 1\n",
+             "def f(a):\n    if a:\n        return 'x'\n    return a - 1\n"]
+    assert {submission_key(c) for c in same} == {submission_key(base)}
+    assert len({submission_key(c) for c in [base, *other]}) == 1 + len(other)
+    assert submission_key("x = '''open") != submission_key("x = '''open ")  # not Python: its text

@@ -361,3 +361,58 @@ def test_each_log_record_is_one_write(tmp_path):
     assert len(stream.writes) == 1 and stream.writes[0].endswith("}\n")
     assert json.loads(stream.writes[0])["task"] == "level1/19_ReLU"
     assert (tmp_path / "log.jsonl").read_text() == stream.writes[0]
+
+
+@pytest.fixture(scope="module")
+def uvicorn_served():
+    """The app as openenv.yaml names it (`uvicorn server.app:app`, no `ws_max_size` of ours),
+    with ENABLE_WEB_INTERFACE set as `openenv push` sets it for a Space; one session at most."""
+    from tests.conftest import running_server
+
+    with running_server({"KERNEL_ENV_EVALUATOR": "mock", "KERNEL_ENV_MAX_SESSIONS": "1",
+                         "ENABLE_WEB_INTERFACE": "true"},
+                        command=("-m", "uvicorn", "server.app:app")) as url:
+        yield url
+
+
+def test_no_web_interface_shares_one_episode_among_visitors(uvicorn_served):
+    """OpenEnv's web interface (ENABLE_WEB_INTERFACE) served one environment to every visitor,
+    outside the session cap: /web/state and /ws/ui showed another client's submitted code and
+    results, and /web/reset or /web/step changed its episode (red-team pass 70)."""
+    import httpx
+
+    with httpx.Client(base_url=uvicorn_served, timeout=60) as http:
+        assert http.post("/web/reset", json={"task_id": "level1/19_ReLU"}).status_code == 404
+        assert http.post("/web/step", json={"action": {"code": "x = 1"}}).status_code == 404
+        assert http.get("/web/state").status_code == 404
+
+    async def ui():
+        async with websockets.connect(uvicorn_served.replace("http", "ws") + "/ws/ui") as ws:
+            await ws.recv()
+    with pytest.raises(websockets.InvalidStatus):
+        asyncio.run(ui())
+    with KernelEnv(base_url=uvicorn_served).sync() as env:  # the one session's slot is there
+        assert env.reset(task_id="level1/19_ReLU").observation.stage == "ready"
+
+
+def test_websocket_messages_past_the_cap_are_refused_however_the_app_is_served(uvicorn_served):
+    """The 2 MiB cap of red-team pass 47 was uvicorn's `ws_max_size`, given only by `uv run
+    server`: served as `uvicorn server.app:app` (or by Modal) the app parsed 16 MiB messages
+    (red-team pass 70). The cap's own check closes such a connection as uvicorn would."""
+    from server.request_limits import MAX_WS_MESSAGE_BYTES
+
+    async def send(text: str):
+        async with websockets.connect(uvicorn_served.replace("http", "ws") + "/ws",
+                                      max_size=None) as ws:
+            await ws.send(text)
+            return json.loads(await ws.recv())
+
+    under = json.dumps({"type": "step", "data": {"code": "#" * (MAX_WS_MESSAGE_BYTES - 100)}})
+    reply = asyncio.run(send(under))  # read, and answered
+    assert reply["type"] == "error" and "before reset" in reply["data"]["message"]
+    over = json.dumps({"type": "step", "data": {"code": "#" * (MAX_WS_MESSAGE_BYTES + 1)}})
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        asyncio.run(send(over))
+    assert closed.value.rcvd.code == 1009 and "at most 2097152 bytes" in closed.value.rcvd.reason
+    with KernelEnv(base_url=uvicorn_served).sync() as env:  # its session's slot (the one) freed
+        assert env.reset(task_id="level1/19_ReLU").observation.stage == "ready"
