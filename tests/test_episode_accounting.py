@@ -152,7 +152,8 @@ def test_a_timed_out_submission_is_evaluated_again_when_resubmitted(env):
 def test_a_submission_is_keyed_in_linear_time_by_a_digest_the_size_of_a_hash(env):
     """The repeat key is made in the server's process: parsing one f-string of 87,000 fields held
     CPython 3.11's GIL for 4.4 s there (every session's messages waited), and the key of 256 KiB
-    of statements, its ast.dump, was 4.6 MB kept for each turn (red-team pass 70)."""
+    of statements, its ast.dump, was 4.6 MB kept for each turn (red-team pass 70). A line past
+    MAX_KEY_LINE is keyed by its text: Python 3.12's tokenizer is quadratic in a line's length."""
     import time
 
     from kernel_env.models import MAX_CODE_BYTES
@@ -160,10 +161,13 @@ def test_a_submission_is_keyed_in_linear_time_by_a_digest_the_size_of_a_hash(env
 
     fields = "x = f'" + "{a}" * (MAX_CODE_BYTES // 3 - 10) + "'\n"
     statements = "x = 1\n" * (MAX_CODE_BYTES // 6)
+    # one long line of many tokens: Python 3.12's tokenizer took 5.5-7.5 s on these two
+    chain = "x = " + "1+" * (MAX_CODE_BYTES // 2 - 10) + "1\n"
+    texts = "x = f'" + "{a}bb" * (MAX_CODE_BYTES // 5 - 10) + "'\n"
     started = time.perf_counter()
-    keys = [submission_key(fields), submission_key(statements)]
+    keys = [submission_key(c) for c in (fields, statements, chain, texts)]
     assert time.perf_counter() - started < 1.5
-    assert [len(k) for k in keys] == [64, 64]
+    assert len(keys[1]) == 64 and all(k.startswith("text:") for k in (keys[0], keys[2], keys[3]))
     session, services, _ = env  # the step itself, to its recorded evaluation
     session.reset(task_id=RELU)
     started = time.perf_counter()
