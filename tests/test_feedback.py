@@ -54,6 +54,25 @@ def test_the_cpu_evaluators_limits_are_said_plainly(tmp_path, monkeypatch):
     assert describe_exception(none_op, str(source)).endswith("'NoneType'")
 
 
+def test_libdevice_and_inline_assembly_on_the_cpu_evaluator_say_so(tmp_path, monkeypatch):
+    """`tl.extra.cuda.libdevice.tanh` (the usual spelling) is never patched by the interpreter and
+    failed for want of `_semantic`, which the feedback blamed on a module-level alias; inline
+    assembly is NotImplemented there (red-team pass 72)."""
+    source = tmp_path / "submission.py"
+    source.write_text("from triton.language.extra.cuda import libdevice\n")
+    unpatched = ValueError("Did you forget to add @triton.jit ? (`_semantic` argument must be "
+                           "provided outside of JIT functions.)")
+    asm = NotImplementedError("inline_asm not supported in interpreter mode")
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    said = describe_exception(unpatched, str(source))
+    assert "libdevice functions are missing" in said and "module level" not in said
+    assert "cannot run inline assembly" in describe_exception(asm, str(source))
+    source.write_text("exp = tl.exp\n")  # no libdevice: the alias is the cause, and said so
+    assert "module level" in describe_exception(unpatched, str(source))
+    monkeypatch.setenv("TRITON_INTERPRET", "0")
+    assert "inline assembly" not in describe_exception(asm, str(source))
+
+
 def test_formatting_computes_no_suggestions():
     """Python 3.12's traceback module suggests names ("Did you mean"): for an ImportError it
     imports the module the exception names, for an AttributeError it calls `dir()` on the object,

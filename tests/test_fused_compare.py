@@ -200,3 +200,34 @@ def test_a_spares_warm_up_compiles_every_variant_a_step_launches():
     assert fused_compare.identical(big, big)  # (as int16 words: 2^31 + 7 of them)
     del big
     assert [set(cache) for cache in caches] == warmed
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_the_evaluators_kernels_never_call_a_submissions_scratch_allocator():
+    """A submission may set Triton's scratch allocator (`triton.set_allocator(fn)`, which device-
+    side tensor descriptors need): Triton calls that Python in any launch of a kernel needing
+    global scratch, on whatever thread launches it. The submission's own launches run in forward,
+    under the guard; the evaluator's comparisons run after it, where the reference's output
+    exists. They must need no scratch, so its fn is never called there (red-team pass 72)."""
+    import triton
+
+    calls = []
+
+    def recording(size, alignment, stream):
+        calls.append(size)
+        return torch.empty(size, device="cuda", dtype=torch.int8)
+
+    triton.set_allocator(recording)
+    try:
+        fused_compare.warm_variants()
+        for kernel in (fused_compare._partials, fused_compare._differs):
+            for compiled in kernel.device_caches[torch.cuda.current_device()][0].values():
+                assert compiled.metadata.global_scratch_size == 0, kernel
+        r = torch.rand(3 * fused_compare.BLOCK + 1, device="cuda")
+        fused_compare.compare(r, r, 1e-2)
+        assert fused_compare.identical(r, r.clone())
+        assert calls == []
+    finally:
+        from triton.runtime import _allocation
+        triton.set_allocator(_allocation.NullAllocator())

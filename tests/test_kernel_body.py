@@ -213,6 +213,31 @@ def test_kernels_are_launched_never_changed(module):
     assert "is a kernel" in failure.value.feedback
 
 
+@pytest.mark.parametrize("module", [
+    "KERNELS = {'k': kernel}\nk = KERNELS['k']\nk.fn = helper",
+    "KERNELS = [kernel]\nKERNELS[0].src = 'def kernel(): pass'",
+    "KERNELS = [kernel]\nsetattr(KERNELS[0], 'fn', helper)",
+    "box = [kernel]\nfor k in box:\n    del k.fn",
+])
+def test_a_kernels_body_is_not_swapped_through_an_alias(module):
+    """A kernel reached through a container or another name is not among the names the read-only
+    rule knows: its function and source may not be assigned on anything but `self` (red-team
+    pass 72: `k = REG["k"]; k.fn = body` passed the static check)."""
+    source = PROGRAM.format(body="", module="", params="") + "\n" + module + "\n"
+    with pytest.raises(StageFailure) as failure:
+        static_check(source, "triton")
+    assert "a kernel object keeps its function there" in failure.value.feedback
+
+
+def test_a_module_may_keep_its_own_fn():
+    """`self.fn = ...` in a module is its own attribute, not a kernel's."""
+    source = PROGRAM.format(body="", module="", params="").replace(
+        "class ModelNew(nn.Module):\n", "class ModelNew(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.fn = None\n\n", 1)
+    assert "self.fn = None" in source
+    static_check(source, "triton")
+
+
 @pytest.mark.parametrize("name", ["rewritten_fn", "rewriter", "pre_run_hooks", "add_pre_run_hook"])
 def test_the_interpreters_machinery_is_out_of_reach(name):
     source = PROGRAM.format(body="", module="", params="") + f"\nX = kernel.{name}\n"

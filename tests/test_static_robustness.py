@@ -201,3 +201,24 @@ def test_plain_format_templates_pass(line):
     source = RELU.replace("import torch\n", "import torch\n\nTEMPLATE = \"__global__ void k() {{ int t = {threads}; }}\"\n\n\n"
                           f"def helper(x):\n    {line}\n    return s\n", 1)
     assert static_check(source, "triton").kernels
+
+
+def test_an_attribute_of_an_item_of_a_names_container_may_be_assigned():
+    """`nargs["a_desc"].block_shape = [BM, BK]`, the autotune pre-hook of Triton's persistent
+    matmul tutorial, is `d = nargs["a_desc"]; d.block_shape = ...`, which passed already
+    (red-team pass 72)."""
+    lines = ("\n\ndef hook(nargs):\n    nargs[\"a_desc\"].block_shape = [nargs[\"BM\"], 32]\n"
+             "    nargs[\"descs\"][0].block_shape = [16]\n")
+    static_check(RELU.replace("import torch\n", f"import torch\n{lines}", 1), "triton")
+
+
+@pytest.mark.parametrize("line", [
+    "import sys\n\n\ndef f(o):\n    sys.modules[\"torch\"].relu = o",  # an item of a module's
+    "T = torch\n\n\ndef f(o):\n    T.nn.modules.__dict__[\"linear\"].Linear = o",
+    "def f(o):\n    f()[0].relu = o",  # an item of something computed
+    "def f(x, o):\n    type(x).__mro__[1].relu = o",
+    "def f(nargs):\n    nargs[\"a_desc\"]._handle = 1",  # private and special names as before
+    "def f(nargs):\n    nargs[\"a_desc\"].__class__ = int",
+])
+def test_attributes_of_items_of_modules_or_computed_objects_stay_refused(line):
+    assert "monkeypatching" in refusal(line) or "is not allowed" in refusal(line)

@@ -49,6 +49,12 @@ def block_of(out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + tl.program_id(0), BLOCK)
 
 
+def copy_by_descriptor(x_desc, out_ptr, BLOCK: tl.constexpr):
+    # compiles only where the descriptor's block_shape is [BLOCK] (a pre_hook sets it per config)
+    v = tl.reshape(x_desc.load([tl.program_id(0) * BLOCK]), (BLOCK,))
+    tl.store(out_ptr + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), v)
+
+
 ALLOWED = {
     "cat": lambda x: torch.cat([x, x], dim=0),
     "unfold and diagonal (views)": lambda x: (x.unfold(0, 2, 1).contiguous(), x.diagonal()),
@@ -348,6 +354,44 @@ def test_interpreted_autotune_runs_its_first_config_only():
     assert out.tolist() == [16] * 4 + [0] * 4
     assert autotune_configs_pruned()
     assert kernel.configs == configs  # pruned for the launch only
+
+
+def _descriptor_block_hook(nargs):
+    nargs["x_desc"].block_shape = [nargs["BLOCK"]]
+
+
+def test_each_interpreted_config_warms_up_after_its_own_pre_hook():
+    """Triton's autotuner runs a config's pre_hook before compiling it; its persistent-matmul
+    tutorial sets host descriptors' block shapes there. Warmed up without the hook, the second
+    config compiled against the first's (or a dummy) block shape and failed (red-team pass 72)."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    install_interpreter_hooks()
+    configs = [triton.Config({"BLOCK": 16}, pre_hook=_descriptor_block_hook),
+               triton.Config({"BLOCK": 64}, pre_hook=_descriptor_block_hook)]
+    kernel = triton.autotune(configs=configs, key=["n"])(interpreted(copy_by_descriptor))
+    x, out = torch.randn(64), torch.zeros(64)
+    desc = TensorDescriptor(x, list(x.shape), list(x.stride()), [1])
+    guard = DispatchGuard("cpu")
+    with guard:
+        kernel[lambda meta: (triton.cdiv(64, meta["BLOCK"]),)](desc, out)
+    assert guard.violation is None, guard.violation
+    assert torch.equal(out, x) and desc.block_shape == [16]  # the first config ran, hooked last
+
+
+def test_a_pre_hook_computing_with_torch_in_the_warm_up_is_refused():
+    """The hook runs in the launch, under the guard, for every config's warm-up as for the run."""
+    install_interpreter_hooks()
+
+    def hook(nargs):
+        torch.relu(nargs["out_ptr"])
+
+    configs = [triton.Config({"BLOCK": 16}, pre_hook=hook), triton.Config({"BLOCK": 64})]
+    kernel = triton.autotune(configs=configs, key=["n"])(interpreted(block_of))
+    guard = DispatchGuard("cpu")
+    with guard:
+        with pytest.raises(ForbiddenOperation):
+            kernel[lambda meta: (triton.cdiv(64, meta["BLOCK"]),)](torch.zeros(8, dtype=torch.int32), 64)
+    assert guard.violation is not None and "relu" in str(guard.violation)
 
 
 GPU_REJECTED = {

@@ -98,10 +98,20 @@ def _interpreter_hint(message: str, candidate_file: str | None) -> str:
     could: said plainly instead of the low-level error it causes."""
     if os.environ.get("TRITON_INTERPRET") != "1":
         return ""
-    if "NoneType" in message and _source_mentions(candidate_file, "libdevice"):
+    if (("NoneType" in message or "_semantic` argument must be provided" in message
+         or "extern_elementwise not supported" in message)
+            and _source_mentions(candidate_file, "libdevice")):
+        # `triton.language.extra.libdevice` returns None there; `extra.cuda.libdevice` (the
+        # spelling most kernels use) is never patched and fails for want of `_semantic`
         return ("\n(the cpu evaluator runs Triton's interpreter, where libdevice functions are "
-                "missing and return None: use triton.language's own (tl.exp, tl.log, tl.sqrt, "
-                "tl.sigmoid, tl.math.*) or the gpu evaluator)")
+                "missing (`tl.extra.cuda.libdevice.*` and `tl.extra.libdevice.*` do not run "
+                "there): use triton.language's own (tl.exp, tl.log, tl.sqrt, tl.sigmoid, "
+                "tl.erf, tl.math.*; tanh as 2 * tl.sigmoid(2 * x) - 1) or the gpu evaluator)")
+    if "inline_asm not supported" in message or "extern_elementwise not supported" in message:
+        return ("\n(the cpu evaluator runs Triton's interpreter, which cannot run inline "
+                "assembly (`tl.inline_asm_elementwise`) or external functions "
+                "(`tl.extern_elementwise`): write the operation with triton.language's own "
+                "functions here; both are fine on the gpu evaluator)")
     if "_semantic` argument must be provided" in message:
         return ("\n(the cpu evaluator runs Triton's interpreter, which patches triton.language's "
                 "functions only where the module holds them: a name bound to one at module level "
@@ -117,7 +127,9 @@ def _interpreter_hint(message: str, candidate_file: str | None) -> str:
         return ("\n(the cpu evaluator runs on CPU tensors, without a GPU or CUDA driver: "
                 "allocate on the inputs' device, `x.device`, not 'cuda', and leave out calls "
                 "into torch.cuda (synchronize, current_device, `with torch.cuda.device(...)`), "
-                "which fail there; they are fine on the gpu evaluator)")
+                "which fail there; they are fine on the gpu evaluator; a persistent kernel's SM "
+                "count: `torch.cuda.get_device_properties(x.device).multi_processor_count if "
+                "x.is_cuda else 4`)")
     return ""
 
 

@@ -1232,7 +1232,12 @@ def _first_config_when_interpreted(original):
     """An autotuned kernel runs one config in the interpreter: the first that compiles. On a
     GPU the autotuner compiles every config it keeps after pruning: one whose `tl.static_assert`
     fails is skipped, any other compile error fails the launch; each is warmed up here (the
-    front end, `_compiled_front_end_first`) to the same effect."""
+    front end, `_compiled_front_end_first`) to the same effect, after the config's own
+    `pre_hook`, which Triton's benchmarking runs before each config compiles: a hook may set what
+    compiles (Triton's persistent-matmul tutorial sets its host tensor descriptors'
+    `block_shape` from the config's block sizes; warmed without it, a dot of dummy 1x1 blocks
+    failed, red-team pass 72). The hook is the submission's, run under the guard as in the
+    launch, as often as a GPU's benchmarking runs it."""
     def run(self, *args, **kwargs):
         if len(self.configs) < 2 or not _interpreted(self.fn):
             return original(self, *args, **kwargs)
@@ -1241,6 +1246,8 @@ def _first_config_when_interpreted(original):
         self.nargs = dict(zip(self.arg_names, args))
         viable = []
         for config in self.prune_configs(kwargs):
+            if config.pre_hook is not None:
+                config.pre_hook({**self.nargs, **kwargs, **config.all_kwargs()})
             try:
                 self.fn.run(*args, **{**kwargs, **config.all_kwargs(), "warmup": True})
             except CompileTimeAssertionFailure:

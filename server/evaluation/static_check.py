@@ -464,11 +464,26 @@ def _check_kernels_read_only(tree: ast.Module, kernels: set[str]) -> None:
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id in ("setattr", "delattr") and node.args):
             targets = [ast.Attribute(value=node.args[0], attr="?", ctx=ast.Store(), lineno=node.lineno)]
+        if (isinstance(node, ast.Call) and targets and len(node.args) > 1
+                and isinstance(node.args[1], ast.Constant)):  # setattr(x, "fn", ...)
+            targets = [ast.Attribute(value=node.args[0], attr=node.args[1].value, ctx=ast.Store(),
+                                     lineno=node.lineno)]
         for target in targets:
             for part in nodes(target):
                 if isinstance(part, (ast.Attribute, ast.Subscript)) and root(part) in kernels:
                     _fail(f"{where(node)}: `{root(part)}` is a kernel: launch it, do not change it "
                           "(its attributes and caches decide what runs)")
+                if (isinstance(part, ast.Attribute) and part.attr in KERNEL_BODY_ATTRIBUTES
+                        and isinstance(part.ctx, (ast.Store, ast.Del)) and root(part) != "self"):
+                    _fail(f"{where(node)}: assigning `.{part.attr}` is not allowed: a kernel object "
+                          "keeps its function there (`k = KERNELS[0]; k.fn = body` swapped the body "
+                          "the rules had read, red-team pass 72); launch kernels as defined")
+
+
+# What a Triton kernel object (JITFunction, Autotuner) runs and compiles: its function and its
+# source. A kernel reached through an alias or a container is not one of the names the check
+# knows as kernels, so these attributes may not be assigned on anything but `self`.
+KERNEL_BODY_ATTRIBUTES = frozenset({"fn", "src"})
 
 
 def _calls(tree: ast.Module, aliases: dict[str, str], name: str) -> bool:
