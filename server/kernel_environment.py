@@ -11,6 +11,7 @@ import dataclasses
 import hashlib
 import io
 import random
+import re
 import time
 import tokenize
 import uuid
@@ -229,19 +230,37 @@ def submission_key(code: str) -> str:
     pass 70). Tokenizing is linear in the number of lines, but CPython 3.12's tokenizer (the
     Docker image's) is quadratic in a line's length: one 250 KB line took it 5.5-7.5 s. Code
     with a line past MAX_KEY_LINE is keyed by its exact text instead (a re-spaced copy of it is
-    a new submission)."""
+    a new submission).
+
+    Two things Python reads that tokens alone do not show are kept (red-team pass 73: each made
+    code the evaluator would refuse the same key as an honest submission, whose result it then
+    got): an encoding declaration, a comment on line 1 or 2 (`# coding: latin-1` is refused), and
+    indentation mixing tabs, spaces or form feeds (Python's compiler refuses what it cannot order
+    with tabs of 1 and of 8 columns, `tokenize` orders it with 8): such code is keyed by its text."""
     if max(map(len, code.split("\n"))) > MAX_KEY_LINE:
         return _text_key(code)
     digest = hashlib.sha256()
+    indentation: set[str] = set()  # the characters that indent the logical lines
+    line_start = True
     try:
         for token in tokenize.generate_tokens(io.StringIO(code).readline):
-            if token.type in (tokenize.COMMENT, tokenize.NL):
+            if token.type == tokenize.NL or (token.type == tokenize.COMMENT and not (
+                    token.start[0] <= 2 and ENCODING_DECLARATION.match(token.string))):
                 continue
+            if line_start and token.type not in (tokenize.INDENT, tokenize.DEDENT):
+                indentation.update(token.line[:token.start[1]])
+            line_start = token.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
             text = "" if token.type in (tokenize.INDENT, tokenize.NEWLINE) else token.string
             digest.update(f"{token.type}:{len(text)}:{text}".encode("utf-8", "surrogatepass"))
     except (tokenize.TokenError, SyntaxError):  # not Python: the text itself
         return _text_key(code)
+    if len(indentation) > 1:
+        return _text_key(code)
     return digest.hexdigest()
+
+
+# PEP 263's form of an encoding declaration (a comment on the first or second line)
+ENCODING_DECLARATION = re.compile(r"^[ \t\f]*#.*?coding[:=]")
 
 
 # Longest line the repeat key tokenizes: Python 3.12 tokenized 256 KiB of 4,000-character lines

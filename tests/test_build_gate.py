@@ -156,6 +156,9 @@ def test_imports_are_read_from_the_dynamic_symbol_table(tmp_path):
     ("cuLibraryLoadFromFile", True), ("cuLinkCreate_v2", True), ("cuLinkAddData_v2", True),
     ("cudaLaunchKernelExC", False),
     ("_r_debug", True),  # red-team pass 67: the loader's link_map list, walked by hand
+    # red-team pass 73: the CPUs' scheduling, this process's or another's by pid
+    ("sched_setaffinity", True), ("pthread_setaffinity_np", True), ("setpriority", True),
+    ("sched_setscheduler", True), ("sched_getaffinity", False), ("sched_yield", False),
 ])
 def test_which_imports_are_refused(symbol, refused):
     assert (so_imports.forbidden_import([symbol], ALLOWED_OP_NAMES) is not None) == refused

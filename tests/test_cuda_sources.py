@@ -107,3 +107,23 @@ def test_false_rejection_probe_4_idioms_pass(source):
 def test_what_those_allowances_leave_refused(source):
     with pytest.raises(StageFailure):
         check_cuda_sources(source)
+
+
+@pytest.mark.parametrize("source", [
+    "void f() { cpu_set_t all; CPU_ZERO(&all); CPU_SET(0, &all); sched_setaffinity(0, sizeof(all), &all); }",
+    "void f(int pid) { for (int p = 2; p < 32768; ++p) setpriority(PRIO_PROCESS, p, 19); }",
+    "void f(long m) { set_exec_affinity(0, m); }",
+    "void f() { struct sched_param s = {1}; sched_setscheduler(0, SCHED_FIFO, &s); }",
+], ids=["own-affinity", "others-priority", "any-affinity-name", "scheduler"])
+def test_host_code_leaves_the_cpus_scheduling_alone(source):
+    """Red-team pass 73: a worker host and its evaluations run on their own share of the CPUs
+    (pool.cpu_shares); Python's os.sched_setaffinity is refused, and a CUDA extension's host
+    code passed both the text rules and the import check with the same call, or setpriority on
+    other processes of the user's by pid (another slot's reference profile, cached)."""
+    with pytest.raises(StageFailure) as err:
+        check_cuda_sources(source)
+    assert "CPU affinity and scheduling" in err.value.feedback
+
+
+def test_a_message_about_affinity_is_not_code():
+    check_cuda_sources('void f(int n) { TORCH_CHECK(n > 0, "thread affinity and nice values"); }')

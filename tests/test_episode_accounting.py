@@ -189,3 +189,27 @@ def test_the_repeat_key_reads_code_as_python_does(env):
     assert {submission_key(c) for c in same} == {submission_key(base)}
     assert len({submission_key(c) for c in [base, *other]}) == 1 + len(other)
     assert submission_key("x = '''open") != submission_key("x = '''open ")  # not Python: its text
+
+
+def test_what_python_reads_outside_the_tokens_makes_another_submission(env):
+    """Red-team pass 73: an encoding declaration (a comment) and indentation mixing tabs with
+    spaces (the same INDENT tokens) changed nothing in the key, yet the first is refused by the
+    static check and the second by Python's compiler: resubmitted after the honest copy, each got
+    its reward without being evaluated. Now each is evaluated as the submission it is."""
+    from server.kernel_environment import submission_key
+
+    base = "def f(a):\n    if a:\n        b = a\n        return b\n    return a + 1\n"
+    declared = "# -*- coding: latin-1 -*-\n" + base
+    mixed = base.replace("        return b", "\treturn b")
+    with pytest.raises(SyntaxError):  # TabError
+        compile(mixed, "mixed", "exec")
+    for other in (declared, mixed):
+        assert submission_key(other) != submission_key(base)
+    # a comment on line 1 that declares nothing, and consistent tabs, are still layout
+    assert submission_key("# -*- a kernel -*-\n" + base) == submission_key(base)
+    assert submission_key(base.replace("        ", "\t\t").replace("    ", "\t")) == submission_key(base)
+    session, services, _ = env
+    session.reset(task_id=RELU)
+    session.step(KernelAction(code=base))
+    obs = session.step(KernelAction(code=declared))
+    assert len(services.evaluator.calls) == 2 and "same submission" not in obs.feedback

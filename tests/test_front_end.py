@@ -231,3 +231,42 @@ def test_a_jit_function_as_a_parameter_default_compiles():
     guard, error = launch(interpreted(squared_by_default), (1,), x, out, 100, BLOCK=128)
     assert error is None and guard.kernel_error is None
     torch.testing.assert_close(out, x * x)
+
+
+def copied_body(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, -1.0, mask=offs < n)
+
+
+class _ForeignRewriter:
+    def rewrite_ast(self):
+        return copied_body
+
+
+def test_a_kernel_runs_only_what_the_interpreters_own_rewriter_made():
+    """Red-team pass 73: `functools.update_wrapper(kernel, box)` (now refused statically) gave a
+    kernel a `rewriter` of the submission's, whose `rewrite_ast` returned a body no rule read;
+    the launch now fails before that body runs. The same kernel, untouched, launches."""
+    x, out = torch.rand(64), torch.zeros(64)
+    kernel = interpreted(squared)
+    guard, error = launch(kernel, (1,), x, out, 64, BLOCK=64)
+    assert error is None and torch.equal(out, x * x)
+    out.zero_()
+    swapped = interpreted(squared)
+    swapped.rewriter = _ForeignRewriter()
+    guard, error = launch(swapped, (1,), x, out, 64, BLOCK=64)
+    assert error is not None and "interpreter machinery was replaced" in str(error)
+    assert not (out == -1.0).any()
+
+
+def test_a_kernel_function_that_wraps_another_fails_its_launch():
+    """Red-team pass 66: `functools.update_wrapper(kernel.fn, other.fn)` made the interpreter
+    take `other`'s source through `__wrapped__` while the front end compiled the kernel's own.
+    (The static check refuses update_wrapper since pass 73; this is the run-time check.)"""
+    import functools
+    x, out = torch.rand(64), torch.zeros(64)
+    kernel = interpreted(squared)
+    functools.update_wrapper(kernel.fn, copied_body)
+    guard, error = launch(kernel, (1,), x, out, 64, BLOCK=64)
+    assert error is not None and "__wrapped__" in str(error)
+    assert not (out == -1.0).any()

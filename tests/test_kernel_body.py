@@ -229,6 +229,30 @@ def test_a_kernels_body_is_not_swapped_through_an_alias(module):
     assert "a kernel object keeps its function there" in failure.value.feedback
 
 
+@pytest.mark.parametrize("module", [
+    "class Box:\n    def __init__(self, f):\n        self.fn = f\n\n"
+    "functools.update_wrapper(kernel, Box(helper))",
+    "from functools import update_wrapper as copy_onto\nKERNELS = [kernel]",
+    "class Box:\n    def __init__(self, f):\n        self.fn = f\n\n"
+    "KERNELS = [kernel]\nfunctools.wraps(Box(helper))(KERNELS[0])",
+    "WRAP = functools.wraps",
+])
+def test_a_kernels_attributes_are_not_copied_onto_it(module):
+    """functools.update_wrapper sets attributes by names no rule reads, `__dict__` included, on
+    any object: red-team pass 73 gave a kernel the interpreter's `rewriter` of a
+    `make_dataclass` instance that way, and the interpreter ran a numpy body (scored 0.3)."""
+    source = PROGRAM.format(body="", module="", params="") + "\nimport functools\n" + module + "\n"
+    with pytest.raises(StageFailure) as failure:
+        static_check(source, "triton")
+    assert "copies one object's attributes onto another" in failure.value.feedback
+
+
+def test_functools_wraps_may_decorate_a_def():
+    module = ("import functools\n\ndef logged(f):\n    @functools.wraps(f)\n"
+              "    def inner(*args):\n        return f(*args)\n    return inner\n")
+    static_check(PROGRAM.format(body="", module="", params="") + "\n" + module, "triton")
+
+
 def test_a_module_may_keep_its_own_fn():
     """`self.fn = ...` in a module is its own attribute, not a kernel's."""
     source = PROGRAM.format(body="", module="", params="").replace(

@@ -39,6 +39,11 @@ _PROCESSES = "programs and processes run work no guard or recorder sees"
 _PYTHON = "Python run from C++ escapes every rule the Python source is held to"
 _HOST_VISIBLE = ("memory the host reads without a copy (managed, mapped or pinned) lets host code "
                  "compute what a kernel should, with no copy for kernel provenance to see")
+# Red-team pass 73: a worker host's evaluations share its own CPUs (pool.cpu_shares), which
+# host code could leave, or impose on other processes of the same user (another slot's reference
+# being profiled, whose time is cached), by pid, with no file read
+_CPU_SCHEDULING = ("CPU affinity and scheduling (`sched_setaffinity`, priorities, namespaces) are "
+                   "the evaluator's: each slot runs on its own share of the host's CPUs")
 _RUNTIME_CODE = ("device code loaded or registered at run time hides the kernel from review: "
                  "launch kernels compiled from your sources with <<<...>>>")
 CUDA_FORBIDDEN_TEXT = MappingProxyType({
@@ -184,6 +189,8 @@ CUDA_FORBIDDEN_PATTERNS = MappingProxyType({
 # programs, files, environment, library loading and threads, called or not: a function pointer
 # (`auto f = &std::system;`) calls them as well as a call does.
 CUDA_FORBIDDEN_IDENTIFIERS = MappingProxyType({
+    re.compile(r"\b(\w*affinity\w*|sched_set\w*|cpu_set\w*|setpriority|setns|unshare|"
+               r"ioprio_set|pthread_setsched\w*)\b"): _CPU_SCHEDULING,
     re.compile(r"\b(system|popen|v?fork|exec[lvpe]*|posix_spawnp?|kill|thrd_create|jthread)\b"):
         _PROCESSES,
     re.compile(r"\b(open|openat|creat|write|pwrite|writev|unlink|rename|remove|truncate|chmod)\b"):

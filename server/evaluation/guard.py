@@ -813,9 +813,21 @@ def _rewritten_here(original):
     is the evaluator's, keyed by the kernel object, and filled only by its own rewriter."""
     def rewrite(self):
         if id(self) not in _REWRITES:
+            _check_own_rewriter(self)
             _REWRITES[id(self)] = (self, self.rewriter.rewrite_ast())  # self kept: ids not reused
         return _REWRITES[id(self)][1]
     return rewrite
+
+
+def _check_own_rewriter(kernel) -> None:
+    """The rewriter is the interpreter's own, made for this kernel's function: red-team pass 73
+    gave a kernel an object of its own as `rewriter` (`functools.update_wrapper` from a
+    `make_dataclass` instance), whose `rewrite_ast` returned a body no rule had read."""
+    from triton.runtime.interpreter import FunctionRewriter
+    rewriter = getattr(kernel, "rewriter", None)
+    if type(rewriter) is not FunctionRewriter or rewriter.fn is not getattr(kernel, "fn", None):
+        raise TypeError("a @triton.jit kernel's interpreter machinery was replaced; launch "
+                        "kernels as defined")
 
 
 # InterpretedFunction id -> (it, its rewritten function), filled only by `_rewritten_here`

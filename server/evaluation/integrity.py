@@ -62,6 +62,12 @@ def _watched(extra: dict | None) -> list[tuple[str, object, str]]:
         elif name.startswith("torch.nn.modules."):  # what torch.nn's modules call (`F`, helpers)
             out.append((name, module, "module"))
     out.append(("builtins", builtins, "callables"))
+    # The classes of the reference's parameters: a name added to nn.Parameter shadows the Tensor
+    # method the evaluator calls on them outside the guard (red-team pass 73: `detach`, which
+    # `state_dict()` calls while the pristine parameters are put back, zeroed the reference's
+    # weights, and a kernel writing zeros scored). Every binding, private ones too.
+    out += [(f"torch.nn.parameter.{name}", cls, "every") for name, cls in vars(torch.nn.parameter).items()
+            if isinstance(cls, type) and cls.__module__ == "torch.nn.parameter"]
     # Every method of nn.Module and of torch.nn's modules, private ones too (_call_impl,
     # _conv_forward), and of every class they inherit from (BatchNorm2d's forward is
     # _BatchNorm's): the reference runs through them. Likewise the task's own classes.

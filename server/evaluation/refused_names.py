@@ -24,6 +24,12 @@ _ARRAYS = "other array libraries compute outside your kernel"
 
 
 INTROSPECTION = "introspection can reach into the evaluator"
+# functools.update_wrapper sets one object's attributes from another's, by names no rule reads
+# (its `__dict__` too): red-team pass 73 gave a kernel the interpreter's `rewriter` of an object
+# made with `dataclasses.make_dataclass`, and the interpreter ran a body no rule had read
+COPIED_ATTRIBUTES = ("it copies one object's attributes onto another by name, where no rule sees "
+                     "them assigned (a kernel's body was swapped that way); `@functools.wraps(f)` "
+                     "over a `def` is fine")
 
 
 
@@ -171,6 +177,7 @@ FORBIDDEN_NAMES = {
                        "constructor among them (`get_args(Tuple[torch.FloatTensor])[0](array)`)",
     "typing.ForwardRef": "it evaluates annotation strings the static check cannot read",
     "functools.singledispatch": "it evaluates annotation strings the static check cannot read",
+    "functools.update_wrapper": COPIED_ATTRIBUTES,
     "functools.singledispatchmethod": "it evaluates annotation strings the static check cannot read",
     "numpy.load": FILES, "numpy.save": FILES, "numpy.savez": FILES, "numpy.savez_compressed": FILES,
     "numpy.savetxt": FILES, "numpy.loadtxt": FILES, "numpy.genfromtxt": FILES, "numpy.fromfile": FILES,

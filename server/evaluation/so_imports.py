@@ -29,7 +29,10 @@ _LIBC = re.compile(
     r"|rename|renameat2?|remove|chdir|fchdir|chroot|truncate|truncate64|ftruncate|ftruncate64"
     r"|write|pwrite|pwrite64|writev|pwritev2?|read|pread|pread64|readv|preadv2?|close_range"
     r"|ioctl|splice|tee|vmsplice|io_uring\w*|bpf|personality|setrlimit|prlimit64?"
-    r"|r_debug)"  # the loader's list of loaded objects: dl_iterate_phdr by hand (red-team pass 67)
+    r"|r_debug"  # the loader's list of loaded objects: dl_iterate_phdr by hand (red-team pass 67)
+    # CPU affinity and scheduling, of this process or another's by pid (red-team pass 73)
+    r"|sched_set\w+|pthread_setaffinity_np|pthread_setschedparam|pthread_setschedprio"
+    r"|setpriority|setns|unshare|ioprio_set)"
     r"(_2|_chk|64)*")  # glibc's fortified and large-file spellings (`__open_2`, `__pread64_chk`)
 # What every extension built on the H200's toolchain imports (the statically linked parts of
 # libstdc++: std::random_device reads /dev/urandom with open/read/ioctl/syscall, locales read the
@@ -189,7 +192,8 @@ def forbidden_import(names, allowed_ops) -> str | None:
     for full in names:
         name = full.split("@")[0]
         if _LIBC.fullmatch(name) and name not in _TOOLCHAIN:
-            return f"`{name}` (processes, files, the network and loading code are not a kernel's)"
+            return (f"`{name}` (processes, files, the network, loading code and the CPUs' "
+                    "scheduling are not a kernel's)")
         if _PYTHON_CODE.fullmatch(name):
             return f"`{name}` (Python's C API that runs or imports code)"
         if _CUDA.fullmatch(name):

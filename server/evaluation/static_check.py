@@ -25,8 +25,8 @@ from .kernel_body import check_kernel, jit_functions, kernel_globals
 from .name_rules import (annotation_nodes, certainly_int, check_names, is_data, is_module,
                          plain_type_text, type_use)
 from .own_attributes import own_methods
-from .refused_names import (ALLOWED_MODEL_BASES, INTROSPECTION, JIT_DECORATORS, MAGIC_METHODS,
-                            SHARED_MEMORY, WRAPPING_DECORATORS)
+from .refused_names import (ALLOWED_MODEL_BASES, COPIED_ATTRIBUTES, INTROSPECTION, JIT_DECORATORS,
+                            MAGIC_METHODS, SHARED_MEMORY, WRAPPING_DECORATORS)
 from .source_names import (binding_counts, bound_names, dotted, import_aliases, names_bound_by,
                            nodes, root, where)
 from .stages import STATIC_CHECK, StageFailure
@@ -65,6 +65,7 @@ def _check_source(source: str, language: str) -> StaticReport:
     _check_module_values(tree, aliases)
     _check_reserved_names(tree, aliases)
     check_names(tree, aliases, language)
+    _check_wraps_as_decorator(tree, aliases)
     _check_legacy_constructors(tree, aliases)
     _check_magic_methods(tree)
     _check_model_new(tree, aliases)
@@ -396,6 +397,20 @@ def _check_jit_as_decorator(tree: ast.Module, aliases: dict[str, str]) -> None:
             _fail(f"{where(fn)}: `@triton.jit` must be the innermost decorator of `{fn.name}`, with "
                   "only @triton.autotune, @triton.heuristics and @staticmethod above it: a "
                   "decorator under it would hand Triton a body other than the one checked")
+
+
+def _check_wraps_as_decorator(tree: ast.Module, aliases: dict[str, str]) -> None:
+    """`functools.wraps(x)` only as the decorator of a `def`: what it decorates is then a fresh
+    function. Called on anything else (`functools.wraps(box)(kernel)`) it copies `box`'s
+    attributes onto that object by name, as `update_wrapper` does (red-team pass 73)."""
+    decorating = {id(d.func) for fn in nodes(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  for d in fn.decorator_list if isinstance(d, ast.Call)}
+    for node in nodes(tree):
+        if (isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in decorating
+                and isinstance(getattr(node, "ctx", None), ast.Load)
+                and dotted(node, aliases) == "functools.wraps"):
+            _fail(f"{where(node)}: `functools.wraps` may only decorate a def (`@functools.wraps(f)`): "
+                  f"{COPIED_ATTRIBUTES}")
 
 
 def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:

@@ -1,7 +1,6 @@
 # task: level1/1_Square_matrix_multiplication_
-# expect: runtime_error
-# expect_gpu: ok
-# says: __wrapped__
+# expect: format_violation
+# says: functools.update_wrapper
 # why: red-team pass 66. Triton's interpreter takes a kernel's source with inspect.getsourcelines,
 #      which follows `__wrapped__`; the front end's JITFunction twin is built over the function's
 #      own code (no `__wrapped__`). `functools.update_wrapper(mm_kernel.fn, mm_fast.fn)` is a
@@ -11,9 +10,11 @@
 #      function never launched and so never compiled. Before the fix it scored on the cpu
 #      evaluator (correct on 6/6, max abs error 0.151, 0.3). Now a @triton.jit function carrying
 #      `__wrapped__` fails the launch (front_end._reads_its_own_source, in the front end and in
-#      the interpreter's rewrite).
-#      On a GPU there is nothing to exploit: Triton compiles and runs the kernel it was given
-#      (the ieee dot), which scores honestly (H200, 2026-12-04: correct, max abs error 0).
+#      the interpreter's rewrite; test_front_end's
+#      `test_a_kernel_function_that_wraps_another_fails_its_launch`), and since red-team pass 73
+#      the static check refuses functools.update_wrapper itself (it set a kernel's `rewriter`).
+#      On a GPU there was nothing to exploit: Triton compiles and runs the kernel it was given
+#      (the ieee dot), which scored honestly (H200, 2026-12-04: correct, max abs error 0).
 import functools
 import torch
 import torch.nn as nn
