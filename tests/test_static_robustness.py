@@ -47,6 +47,10 @@ def test_a_null_byte_is_a_syntax_error():
     "def f(x):\n    m = x.new\n    return m", "def f(t, a):\n    return torch.Tensor.new(t, a)",
     "def f(n):\n    return torch.Tensor(n)",  # a bare name may be an array
     "def f(int):\n    return torch.Tensor(int(np.zeros(4)))",  # int rebound (a parameter)
+    # the same classes named through another module (red-team pass 74: a method planted on one,
+    # an item of a list, ran in the evaluator's checks right after each call)
+    "A = torch.nn.functional.Tensor(np.zeros(4))", "KINDS = [torch.nn.functional.Tensor]",
+    "import torch.nn.functional as F\nKINDS = [F.Tensor]", "W = [torch.nn.init.Tensor]",
 ])
 def test_legacy_constructors_given_data_are_refused(line):
     """They make a tensor over a numpy array's memory (red-team pass 22), and no mode sees them."""
@@ -84,7 +88,7 @@ def test_classic_sizes_and_typing_constructs_pass():
 def test_legacy_constructors_with_a_size_and_tensor_types_pass():
     lines = ("from typing import Optional, Tuple\nPair = Tuple[torch.Tensor, torch.Tensor]\n"
              "W = torch.nn.Parameter(torch.Tensor(4, 8))\nB = torch.Tensor(3)\nT = torch.Tensor\n\n\n"
-             "def g(x: Optional[torch.Tensor]) -> T:\n"
+             "def g(x: Optional[torch.Tensor], y: torch.nn.functional.Tensor) -> T:\n"
              "    assert isinstance(x, (torch.Tensor, float)) or type(x) is torch.Tensor\n    return x\n")
     assert static_check(RELU.replace("import torch\n", f"import torch\n{lines}", 1), "triton").kernels
 

@@ -221,7 +221,8 @@ def test_a_legitimate_change_moves_the_baseline_and_a_later_patch_is_still_seen(
     from server.evaluation.pipeline import _SNAPSHOT_EXTRAS, _check_integrity
     extra = {}
     snap = dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra,
-                children=integrity.child_processes(), bindings=integrity.Bindings(extra))
+                children=integrity.child_processes(), bindings=integrity.Bindings(extra),
+                versions=integrity.ClassVersions(extra))
     assert set(_SNAPSHOT_EXTRAS) <= set(snap)
     monkeypatch.setattr(torch.cuda, "_kernel_env_private_flag", object(), raising=False)
     comparisons = []
@@ -966,3 +967,104 @@ def test_host_memory_an_evaluation_frees_reaches_no_later_allocation():
     # The control: without the setting, reuse is common but how common varies run to run with
     # glibc's dynamic mmap threshold (16 to 29 of 40 measured here), so it asks for only a few.
     assert reused({k: v for k, v in env.items() if k != "GLIBC_TUNABLES"}) >= 5
+
+
+def test_a_class_changed_and_changed_back_is_seen():
+    """A name planted on a class and removed before the next check leaves the bindings as they
+    were; the class's version tag is new (red-team pass 74: a property on `abc.ABC` named `gen`
+    ran at every `with` of a generator's context manager, the evaluator's own among them, and
+    went before the check). Each change is named where it was made, not in every subclass."""
+    import abc
+    versions, bindings = integrity.ClassVersions(), integrity.Bindings()
+    assert versions.classes and versions.changed() == []
+    for cls, name in [(abc.ABC, "gen"), (torch.Tensor, "has_names"), (torch.nn.Parameter, "detach"),
+                      (torch.no_grad, "prev"), (torch.nn.Linear, "forward")]:
+        had = vars(cls).get(name)
+        setattr(cls, name, property(lambda self: None))
+        if had is None:
+            delattr(cls, name)
+        else:
+            setattr(cls, name, had)
+        assert bindings.unchanged()  # what the bindings see: nothing
+        assert versions.changed() == [f"{cls.__module__}.{cls.__qualname__}"]
+        versions = integrity.ClassVersions()
+
+
+TRACE_SCRIPT = """
+import json, os, sys, tempfile, types
+from server.evaluation import integrity, pipeline
+from server.evaluation.protocol import EvalRequest
+from tests.conftest import BUNDLED, kernel_source
+
+task = "level2/76_Gemm_Add_ReLU"
+req = EvalRequest(code=kernel_source("legit", "gemm_add_relu"),
+                  reference_source=(BUNDLED / f"{task}.py").read_text(), task_id=task, trials=2)
+profile = pipeline.profile_reference(req, tempfile.mkdtemp())
+workdir = tempfile.mkdtemp()
+receivers, loaded = {}, []
+load = pipeline.load_candidate
+
+def load_then_trace(*args, **kwargs):
+    made = load(*args, **kwargs)
+    loaded.append(True)
+    return made
+
+def submissions(frame):
+    while frame is not None:
+        if frame.f_code.co_filename.startswith(workdir):
+            return True
+        frame = frame.f_back
+    return False
+
+def trace(frame, event, arg):
+    if not loaded or event not in ("call", "c_call") or submissions(frame):
+        return
+    if event == "call":
+        code = frame.f_code
+        if not (code.co_argcount and code.co_varnames[0] in ("self", "cls")):
+            return
+        receiver = frame.f_locals.get(code.co_varnames[0])
+    else:
+        receiver = getattr(arg, "__self__", None)
+        if receiver is None or isinstance(receiver, types.ModuleType):
+            return
+    cls = receiver if isinstance(receiver, type) else type(receiver)
+    receivers[id(cls)] = cls
+
+pipeline.load_candidate = load_then_trace
+sys.setprofile(trace)
+result = pipeline.evaluate_candidate(req, profile, workdir, lambda stage: None)
+sys.setprofile(None)
+extra = {"Model": next(c for c in receivers.values() if c.__name__ == "Model")}
+watched = {id(c) for c in integrity.watched_classes(extra)}
+# (pybind11's function records: what torch._C's functions are bound to, reached only as
+# `f.__self__`, which the static rules refuse; native code calls them, no name is looked up)
+skipped = ("server.evaluation.", "submission", "kernel_env_reference", "pybind11_builtins")
+unwatched = sorted({f"{c.__module__}.{c.__qualname__}" for c in integrity._mutable_classes(
+    receivers.values()) if id(c) not in watched and not c.__module__.startswith(skipped)}
+    - integrity.CHANGING_CLASSES)
+print(json.dumps({"stage": result.stage, "feedback": result.feedback, "traced": len(receivers),
+                  "unwatched": unwatched}))
+"""
+
+
+def test_every_library_class_the_evaluator_calls_after_the_import_is_watched(tmp_path):
+    """One evaluation of an honest kernel on a task with unit trials, in a fresh interpreter
+    (as the cpu evaluator's worker host starts one), every call the evaluator's code makes after
+    the submission's import traced (not those under the submission's frames: the guard watches
+    those): every class that accepts new names, in the MRO of every object such a call reached,
+    is one the version check watches. The evaluator's own classes, the submission's and the task
+    module's (watched as the task's) are left out (red-team pass 74 found the rest this way)."""
+    import json
+    import subprocess
+    root = BUNDLED.parents[2]
+    script = tmp_path / "trace_evaluation.py"  # a file: code from a string is a submission's
+    script.write_text(TRACE_SCRIPT)
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(root))
+    done = subprocess.run([sys.executable, str(script)], cwd=root, env=env, timeout=600,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    payload = json.loads(done.stdout.strip().splitlines()[-1])
+    assert payload["stage"] == "scored", payload["feedback"]
+    assert payload["traced"] > 50
+    assert payload["unwatched"] == [], payload["unwatched"]

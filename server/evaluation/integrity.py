@@ -209,6 +209,122 @@ def _reading_works() -> bool:
 _addresses = _addresses_by_reading if _reading_works() else _addresses_by_id
 
 
+# Library classes the evaluator's own code goes through once the submission is imported, beyond
+# those `_watched` reads (red-team pass 74, by tracing an evaluation: tests/test_worker_isolation):
+# every `@contextlib.contextmanager` (the evaluator's `_defence`, the timed calls' guard, secret
+# allocations) is a `_GeneratorContextManager`, an `abc.ABC`; `torch.no_grad` & co. around the
+# reference's outputs and the spoiled outputs; `os.environ` (a `collections.abc.MutableMapping`)
+# read by every check; `secrets`' SystemRandom; the storages, threads, warnings, loggers and
+# decoders the checks read. A name planted on one (a property on `abc.ABC` named `gen` runs at
+# every `with` of a context manager made by a generator) runs the submission's code outside the
+# guard, between its call and the evaluator's next look.
+LIBRARY_CLASS_MODULES = ("contextlib", "abc", "_collections_abc", "torch.autograd.grad_mode",
+                         "torch.utils._contextlib", "random", "warnings", "os", "threading",
+                         "torch.storage", "torch.utils._device", "torch.backends",
+                         "torch.backends.cuda", "torch.backends.cudnn", "torch.backends.mkldnn",
+                         "torch._utils", "traceback", "logging", "codecs",
+                         "encodings.utf_8", "torch.overrides", "torch.utils._python_dispatch",
+                         "ctypes", "numpy.random.bit_generator")
+# Classes torch changes as it runs: RemovableHandle counts its handles in a class attribute (the
+# unit trials' hooks on the reference). No version of theirs holds; the static rules refuse their
+# names under any spelling (torch.utils.hooks).
+CHANGING_CLASSES = frozenset({"torch.utils.hooks.RemovableHandle"})
+_IMMUTABLE_TYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: built-in and static types refuse new names
+
+
+def _mutable_classes(roots) -> list[type]:
+    """The classes in `roots` and in their bases that accept new names, each once."""
+    out, seen = [], set()
+    for root in roots:
+        for cls in root.__mro__:
+            if id(cls) not in seen and not cls.__flags__ & _IMMUTABLE_TYPE:
+                seen.add(id(cls))
+                out.append(cls)
+    return out
+
+
+def watched_classes(extra: dict | None = None) -> list[type]:
+    """Every class the snapshot reads (torch.Tensor, nn.Module, torch.nn's modules and their
+    bases, nn.Parameter's, the task's), and `LIBRARY_CLASS_MODULES`' classes and their bases."""
+    roots = [ns for _, ns, _ in _watched(extra) if isinstance(ns, type)]
+    for name in LIBRARY_CLASS_MODULES:
+        module = sys.modules.get(name)
+        if module is None:
+            continue
+        spaces = [vars(module)]
+        inner = vars(module).get("m")  # torch.backends' modules stand in for theirs (PropModule)
+        if isinstance(inner, types.ModuleType) and type(module) is not types.ModuleType:
+            spaces.append(vars(inner))
+            roots.append(type(module))
+        roots += [v for space in spaces for v in list(space.values()) if isinstance(v, type)]
+    return [cls for cls in _mutable_classes(roots)
+            if f"{cls.__module__}.{cls.__qualname__}" not in CHANGING_CLASSES]
+
+
+class ClassVersions:
+    """Whether a watched class was changed at all since the snapshot, changed back included.
+    The bindings and the snapshot compare what a namespace holds when they look: a name planted
+    on a class by a forward, which the evaluator ran in the same forward's aftermath (reading
+    the output, entering a `with`) and which removed itself before the next check, left both
+    unchanged (red-team pass 74: a zeros ReLU scored, its output computed by torch.relu in a
+    property's getter). CPython gives a class a new version tag whenever its namespace (or a
+    base's) changes, and never the same one again: every watched class's tag, read now, must
+    still be its tag at every later check. Where this interpreter's type layout is not the
+    one `_version_tag` reads (checked at import), there are no tags to compare."""
+
+    def __init__(self, extra: dict | None = None):
+        self.classes = watched_classes(extra) if _TAG_OFFSET is not None else []
+        for cls in self.classes:  # a lookup by a short, interned name assigns a tag
+            getattr(cls, "kernel_env_version_probe", None)
+        tagged = [(cls, _version_tag(cls)) for cls in self.classes]
+        self.classes = [cls for cls, tag in tagged if tag]  # (no tag to be had: none to compare)
+        self.addresses = [id(cls) + (_TAG_OFFSET or 0) for cls in self.classes]
+        self.tags = self._read()
+
+    def _read(self) -> list[int]:
+        return list(map(_VALUE, map(_UINT_AT, self.addresses)))
+
+    def changed(self) -> list[str]:
+        """The changed classes, each named where the change was made: a base's change gives its
+        subclasses new tags too, and they are left out."""
+        now = self._read()
+        if now == self.tags:
+            return []
+        changed = {id(cls) for cls, was, tag in zip(self.classes, self.tags, now) if tag != was}
+        return [f"{cls.__module__}.{cls.__qualname__}" for cls in self.classes if id(cls) in changed
+                and not any(id(base) in changed for base in cls.__mro__[1:])]
+
+
+def _find_tag_offset() -> int | None:
+    """Where a type object keeps `tp_version_tag`: an unsigned int 27 words past `tp_flags`, which
+    lies 21 and 22 words before `tp_bases` and `tp_mro` (CPython 3.11 and 3.12), found here by
+    those values and checked: a class's tag must change when a name is set on it, and a lookup
+    must give it a new one. None where any of that fails."""
+    probe = type("Probe", (), {})
+    words = [ctypes.c_ssize_t.from_address(id(probe) + i * _POINTER).value for i in range(64)]
+    found = [i for i in range(len(words) - 28) if words[i] == probe.__flags__
+             and words[i + 21] == id(probe.__bases__) and words[i + 22] == id(probe.__mro__)]
+    if len(found) != 1:
+        return None
+    offset = (found[0] + 27) * _POINTER
+    tag = lambda: ctypes.c_uint.from_address(id(probe) + offset).value  # noqa: E731
+    getattr(probe, "kernel_env_version_probe", None)
+    first = tag()
+    probe.x = 1
+    changed = tag()
+    getattr(probe, "kernel_env_version_probe", None)
+    again = tag()
+    return offset if first and changed != first and again not in (0, first) else None
+
+
+def _version_tag(cls: type) -> int:
+    return _UINT_AT(id(cls) + _TAG_OFFSET).value
+
+
+_UINT_AT = ctypes.c_uint.from_address
+_VALUE = operator.attrgetter("value")
+
+
 _STATE_NAMES = (
     "global module hooks", "torch.get_default_dtype()", "torch.get_default_device()",
     "torch.are_deterministic_algorithms_enabled()", "torch.backends.cuda.matmul.allow_tf32",
@@ -549,3 +665,6 @@ def changed(before: dict[str, int], extra: dict | None = None) -> list[str]:
     known = {k.rpartition(".")[0] for k in before}
     return sorted(k for k in diff if k in before
                   or (k not in added_modules and k.rpartition(".")[0] in known))
+
+
+_TAG_OFFSET = _find_tag_offset()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import importlib
 import importlib.util
 import string
@@ -343,6 +344,26 @@ def _resolve(name: str, load: bool = True):
     if len(steps) != name.count("."):
         return None
     return steps[-1][1] if steps else sys.modules.get(name)
+
+
+def named_object(name: str, names) -> str | None:
+    """Which of `names` (dotted names of classes or functions) `name` is the same object as,
+    under whatever path it is reached (`torch.nn.functional.Tensor` is `torch.Tensor`), or None."""
+    obj = _resolve(name)
+    if obj is None or isinstance(obj, types.ModuleType):
+        return None
+    held, named = _objects_named(frozenset(names)).get(id(obj), (None, None))
+    return named if held is obj else None
+
+
+@functools.lru_cache(maxsize=8)
+def _objects_named(names: frozenset) -> dict[int, tuple[object, str]]:
+    found = {}
+    for n in sorted(names):
+        obj = _resolve(n, load=False)
+        if obj is not None and id(obj) not in found:
+            found[id(obj)] = (obj, n)
+    return found
 
 
 def _submodule(module: types.ModuleType, part: str):

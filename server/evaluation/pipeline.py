@@ -439,7 +439,8 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         integrity.stop_cyclic_collection()
         extra = _reference_namespaces(reference)
         snap = dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra,
-                    children=integrity.child_processes(), bindings=integrity.Bindings(extra))
+                    children=integrity.child_processes(), bindings=integrity.Bindings(extra),
+                    versions=integrity.ClassVersions(extra))
         clock.snap = snap
         integrity.guard_submission_actions(candidate_path(workdir))
         candidate, candidate_file = load_candidate(report.source, workdir, req.language, device,
@@ -569,7 +570,7 @@ def _reference_namespaces(reference) -> dict:
     return {"reference": reference, "reference.Model": reference.Model}
 
 
-_SNAPSHOT_EXTRAS = ("threads", "extra", "children", "bindings")
+_SNAPSHOT_EXTRAS = ("threads", "extra", "children", "bindings", "versions")
 
 
 def _check_registrations(workdir: str, stage: str, result: EvalResult) -> None:
@@ -605,17 +606,25 @@ def _check_integrity(snap: dict, stage: str) -> None:
     if processes:
         raise StageFailure(stage, "tampering", f"your code started {len(processes)} process(es); "
                            "work in another process escapes the dispatch guard and the profiler")
-    if snap["bindings"].unchanged():
-        return
-    changed = integrity.changed({k: v for k, v in snap.items() if k not in _SNAPSHOT_EXTRAS},
-                                snap["extra"])
-    if changed:
-        raise StageFailure(stage, "tampering", "your code replaced parts of torch the evaluator "
-                           f"relies on: {', '.join(changed[:5])}; do not monkeypatch torch")
-    # A legitimate change (CUDA's lazy initialisation rebinds private state, a lazy import adds a
-    # name): the next check starts from here. What the snapshot names is still what it held, so
-    # replacing any of it later is still a change.
-    snap["bindings"] = integrity.Bindings(snap["extra"])
+    if not snap["bindings"].unchanged():
+        changed = integrity.changed({k: v for k, v in snap.items() if k not in _SNAPSHOT_EXTRAS},
+                                    snap["extra"])
+        if changed:
+            raise StageFailure(stage, "tampering", "your code replaced parts of torch the "
+                               f"evaluator relies on: {', '.join(changed[:5])}; do not "
+                               "monkeypatch torch")
+        # A legitimate change (CUDA's lazy initialisation rebinds private state, a lazy import
+        # adds a name): the next check starts from here. What the snapshot names is still what it
+        # held, so replacing any of it later is still a change.
+        snap["bindings"] = integrity.Bindings(snap["extra"])
+    # What the bindings cannot see: a class changed and changed back since the snapshot (red-team
+    # pass 74: a name planted by a forward ran in the evaluator's code right after it, then went)
+    classes = snap["versions"].changed()
+    if classes:
+        raise StageFailure(stage, "tampering", "your code changed classes the evaluator's own code "
+                           f"goes through: {', '.join(classes[:5])} (a name set on a class or "
+                           "deleted, even one put back before this check); do not monkeypatch "
+                           "library classes")
 
 
 def _settle(device: torch.device) -> None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from .cuda_sources import check_cuda_sources, load_inline_sources
 from .kernel_body import check_kernel, jit_functions, kernel_globals
 from .name_rules import (annotation_nodes, certainly_int, check_names, is_data, is_module,
-                         plain_type_text, type_use)
+                         named_object, plain_type_text, type_use)
 from .own_attributes import own_methods
 from .refused_names import (ALLOWED_MODEL_BASES, COPIED_ATTRIBUTES, INTROSPECTION, JIT_DECORATORS,
                             MAGIC_METHODS, SHARED_MEMORY, WRAPPING_DECORATORS)
@@ -292,9 +292,13 @@ def _check_legacy_constructors(tree: ast.Module, aliases: dict[str, str]) -> Non
     for node in nodes(tree):
         if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(node.ctx, ast.Load):
             continue
-        name = dotted(node, aliases) or ""
+        name = spelled = dotted(node, aliases) or ""
         new = (isinstance(node, ast.Attribute) and node.attr == "new"
                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")))
+        if not new and name not in _LEGACY_TENSOR_TYPES and name.startswith("torch."):
+            # the same class under another module's name (`torch.nn.functional.Tensor`: red-team
+            # pass 74 made it an item of a list and planted a method on it)
+            name = named_object(name, _LEGACY_TENSOR_TYPES) or name
         if not (new or name in _LEGACY_TENSOR_TYPES) or id(node) in annotations:
             continue
         parent = parents.get(id(node))
@@ -305,10 +309,12 @@ def _check_legacy_constructors(tree: ast.Module, aliases: dict[str, str]) -> Non
                 continue
         elif not new and type_use(node, parents, aliases):
             continue
-        _fail(f"{where(node)}: `{name or '.new'}` may be called only with a size (one argument: an "
-              "int literal, `int(...)` or `len(...)`; its type named only in annotations, type "
-              f"tests and typing constructs): {SHARED_MEMORY} (a legacy constructor given an "
-              "array shares its memory); use torch.empty/zeros(size) or torch.tensor(data)")
+        also = f" (it is `{name}`)" if spelled != name else ""
+        _fail(f"{where(node)}: `{spelled or '.new'}`{also} may be called only with a size (one "
+              "argument: an int literal, `int(...)` or `len(...)`; its type named only in "
+              f"annotations, type tests and typing constructs): {SHARED_MEMORY} (a legacy "
+              "constructor given an array shares its memory); use torch.empty/zeros(size) or "
+              "torch.tensor(data)")
 
 
 def _check_magic_methods(tree: ast.Module) -> None:
