@@ -131,10 +131,14 @@ class Roofline:
         return data
 
 
+def _times_ms(flops: int, nbytes: int, peak_tflops: float, gpu: GpuSpec) -> tuple[float, float]:
+    """(the FLOPs at `peak_tflops`, the bytes at the GPU's bandwidth), in ms."""
+    return flops / (peak_tflops * 1e12) * 1e3, nbytes / (gpu.bandwidth_gbs * 1e9) * 1e3
+
+
 def roofline(flops: int, nbytes: int, dtype: torch.dtype, gpu: GpuSpec) -> Roofline:
     peak = gpu.peak_tflops(dtype)
-    t_compute = flops / (peak * 1e12) * 1e3
-    t_memory = nbytes / (gpu.bandwidth_gbs * 1e9) * 1e3
+    t_compute, t_memory = _times_ms(flops, nbytes, peak, gpu)
     if nbytes:
         intensity = flops / nbytes
     else:
@@ -158,8 +162,7 @@ def impossible_floor_ms(flops: int, nbytes: int, gpu: GpuSpec) -> float:
     uses the TF32 roof, but its kernels may round operands to 16 bits for tensor cores twice as
     fast (legit/matmul_fp16_tensor_cores; red-team pass 71): against t_min, such a kernel at 62.5 %
     of the float16 peak was refused as impossible."""
-    t_compute = flops / (gpu.fastest_tflops() * 1e12) * 1e3
-    return max(t_compute, nbytes / (gpu.bandwidth_gbs * 1e9) * 1e3)
+    return max(_times_ms(flops, nbytes, gpu.fastest_tflops(), gpu))
 
 
 def roofline_frac(t_min_ms: float | None, runtime_ms: float | None) -> float | None:
