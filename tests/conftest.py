@@ -71,7 +71,7 @@ def cpu_server(tmp_path_factory):
     with running_server({"KERNEL_ENV_MAX_TURNS": "2", "KERNEL_ENV_MAX_SESSIONS": "3",
                          "KERNEL_ENV_EVAL_LOG": str(log),
                          "KERNEL_ENV_STAGE_TIMEOUTS": "correctness=20,timing=20",
-                         "KERNEL_ENV_WORKER_MEMORY_GB": "4"},
+                         "KERNEL_ENV_WORKER_MEMORY_GB": "2"},
                         log_path=stdout) as url:
         yield {"url": url, "log": log, "stdout": stdout, "pid": SERVER_PIDS[url]}
 

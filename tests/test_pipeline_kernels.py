@@ -31,7 +31,7 @@ def cases(kind: str):
 @pytest.fixture(scope="module")
 def evaluator():
     ev = CpuEvaluator(stage_timeouts={"static_check": 10, "compile": 60, "correctness": 30,
-                                      "timing": 60}, memory_limit_gb=4.0)
+                                      "timing": 60}, memory_limit_gb=2.0)
     ev.pool.start(background=False)
     yield ev
     ev.close()
