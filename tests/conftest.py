@@ -65,12 +65,18 @@ def running_server(extra_env: dict | None = None, log_path: Path | None = None,
 
 @pytest.fixture(scope="session")
 def cpu_server(tmp_path_factory):
-    """The cpu evaluator, 2 turns per episode, 3 sessions at most, logging to a file."""
+    """The cpu evaluator, 2 turns per episode, 3 sessions at most, logging to a file. The
+    correctness limit is short so that tests/kernels/adversarial/infinite_loop.py's `timeout`
+    comes soon, but no other kernel's verdict may race it: on a loaded 2-core host honest
+    stages took up to 5 s, and huge_alloc.py filling memory up to the limit below took 16 s
+    once (memory the VM never touched is slow to fault in). Timing is no kernel's verdict here:
+    its limit leaves room for the slowest honest kernel's (matmul_bets_on_consecutive_timed_seeds,
+    11 s of timing on that host)."""
     log = tmp_path_factory.mktemp("log") / "eval.jsonl"
     stdout = tmp_path_factory.mktemp("out") / "server.out"
     with running_server({"KERNEL_ENV_MAX_TURNS": "2", "KERNEL_ENV_MAX_SESSIONS": "3",
                          "KERNEL_ENV_EVAL_LOG": str(log),
-                         "KERNEL_ENV_STAGE_TIMEOUTS": "correctness=20,timing=20",
+                         "KERNEL_ENV_STAGE_TIMEOUTS": "correctness=40,timing=120",
                          "KERNEL_ENV_WORKER_MEMORY_GB": "2"},
                         log_path=stdout) as url:
         yield {"url": url, "log": log, "stdout": stdout, "pid": SERVER_PIDS[url]}

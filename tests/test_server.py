@@ -287,26 +287,34 @@ def _worker_hosts(server_pid: int) -> list[int]:
     return hosts
 
 
-def _children(pid: int) -> list[int]:
+def _loaded_submissions(host: int) -> list[str]:
+    """The submissions loaded in the host's evaluation processes now (each process's folder is
+    in the host's TMPDIR, removed when its step is over)."""
     try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            return [int(p) for p in f.read().split()]
-    except OSError:
+        with open(f"/proc/{host}/environ", "rb") as f:
+            env = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
+        scratch = env[b"TMPDIR"].decode()
+        return [os.path.join(scratch, d) for d in os.listdir(scratch)
+                if os.path.exists(os.path.join(scratch, d, "submission.py"))]
+    except (OSError, KeyError):
         return []
 
 
 def _step_with_the_host_killed(env, server_pid: int):
     """A step whose worker host dies under it (the evaluator's fault, as a crashed or hung
     host would be): a kernel slow enough in the interpreter that the kill lands mid-step, once
-    the host (restarted by the step, after an earlier kill) is up and evaluating."""
+    the host (restarted by the step, after an earlier kill) is up and evaluating it."""
     slow = kernel_source("legit", "relu").replace("BLOCK = 1024", "BLOCK = 2")
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         future = pool.submit(env.step, KernelAction(code=slow))
         deadline = time.time() + 120
-        while not any(_children(h) for h in _worker_hosts(server_pid)):  # ready: its spare forked
+        # the job handed over to a spare, its submission loaded (a fixed pause once the host was
+        # up raced the step's way to the host on a loaded machine: killed before it, the host is
+        # started again by the step, which is then scored)
+        while not any(_loaded_submissions(h) for h in _worker_hosts(server_pid)):
             assert time.time() < deadline and not future.done()
-            time.sleep(0.2)
-        time.sleep(2.0)  # the job handed over to the spare, its correctness trials running
+            time.sleep(0.1)
+        time.sleep(0.5)  # its correctness trials running
         for pid in _worker_hosts(server_pid):
             os.kill(pid, signal.SIGKILL)
         return future.result(timeout=120)

@@ -1,6 +1,8 @@
 """Inputs that once crashed the static check (an internal error) or misread a file: each now gets
 a clean verdict (red-team pass 21)."""
 
+import sys
+
 import pytest
 
 from server.evaluation.stages import StageFailure
@@ -226,3 +228,51 @@ def test_an_attribute_of_an_item_of_a_names_container_may_be_assigned():
 ])
 def test_attributes_of_items_of_modules_or_computed_objects_stay_refused(line):
     assert "monkeypatching" in refusal(line) or "is not allowed" in refusal(line)
+
+
+@pytest.mark.parametrize("line", [
+    "import enum\nG = enum.global_enum",
+    "from enum import global_enum",
+    "import re\nG = re.enum.global_enum",  # the enum module re imports
+    "import enum\nG = getattr(enum, \"global_enum\")",
+])
+def test_enum_global_enum_is_refused_by_any_name(line):
+    """It writes an enum's members into the globals of the module its class names (`module=`):
+    red-team pass 75 shadowed the builtin `next` in contextlib's, which then ran at every `with`
+    of a context manager the evaluator entered (kernel
+    `relu_computed_by_next_planted_in_contextlib_by_global_enum`)."""
+    assert "enum.global_enum" in refusal(line)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="type parameters are Python 3.12 syntax")
+def test_a_kernel_with_type_parameters_is_refused_with_its_reason():
+    """Triton finds a kernel's source by `def name(` and cannot compile `def k[T](`; the
+    message says so (it blamed a decorator line). Python 3.12's generic helpers and classes,
+    `type` aliases and comments inside f-strings elsewhere pass (red-team pass 75)."""
+    with pytest.raises(StageFailure) as refused:
+        static_check(RELU.replace("def relu_kernel(", "def relu_kernel[T]("), "triton")
+    assert "type parameters" in refused.value.feedback
+    honest = RELU.replace("class ModelNew(nn.Module)", "class ModelNew[T](nn.Module)").replace(
+        "import torch\n", "import torch\n\ntype Size = int\n\n\ndef ident[T](v: T) -> T:\n"
+        "    return v\n\n\nTAG = f\"{'relu' # a comment inside a field\n}\"\n", 1)
+    assert static_check(honest, "triton").kernels
+
+
+@pytest.mark.parametrize("line", [
+    "import abc\nC = abc.ABCMeta(\"C\", (), {f\"_{'_del_'}_\": print})",
+    "import abc\nM = abc.ABCMeta\nC = M(\"C\", (), {})",
+    "import enum\nC = enum.EnumType(\"C\", (enum.Enum,), {})",
+    "import dataclasses\nC = dataclasses.make_dataclass(\"C\", [], namespace={f\"_{'_index_'}_\": len})",
+    "import dataclasses\nC = dataclasses.make_dataclass(\"C\", [], **{})",
+])
+def test_classes_made_from_a_namespace_dict_are_refused(line):
+    """As `type(name, bases, namespace)` is: a dict's computed keys (`f"_{'_del_'}_"`) name
+    special methods that no rule on class bodies reads (red-team pass 75)."""
+    assert "namespace" in refusal(line)
+
+
+def test_enums_and_dataclasses_made_by_call_pass():
+    source = RELU.replace("import torch\n", "import dataclasses\nimport enum\n\nimport torch\n\n"
+                          "Color = enum.Enum(\"Color\", [\"RED\", \"GREEN\"])\n"
+                          "Point = dataclasses.make_dataclass(\"Point\", [\"x\", (\"y\", int)])\n", 1)
+    assert static_check(source, "triton").kernels

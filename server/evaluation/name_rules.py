@@ -50,6 +50,13 @@ def is_data(name: str) -> bool:
         isinstance(value, (int, float, str, bool, _dtype_types())))
 
 
+def is_metaclass(name: str) -> bool:
+    """Whether `a.b.c` names a class of classes (`abc.ABCMeta`, `enum.EnumType`): called, it makes
+    a class from a namespace dict."""
+    value = _resolve(name, load=False)
+    return isinstance(value, type) and issubclass(value, type)
+
+
 def _dtype_types() -> tuple:
     """dtype classes of torch and Triton, when loaded (the static check imports neither)."""
     kinds = []

@@ -37,6 +37,16 @@ COPIED_ATTRIBUTES = ("it copies one object's attributes onto another by name, wh
 _LIBRARY = "library kernels are not your kernel; write it yourself"
 
 
+# enum.global_enum writes an enum's members into the globals of the module its class names
+# (`Enum(..., module="contextlib")`), any module loaded: red-team pass 75 shadowed the builtin
+# `next` in contextlib's globals with a callable member, which then ran at every `with` of a
+# context manager the evaluator entered, outside the guard, and computed the output there
+OTHER_MODULES_GLOBALS = ("it writes the enum's members into the globals of the module the class "
+                         "names (any module, by `module=`), where they shadow that module's "
+                         "builtins and functions for code the evaluator runs; use the enum's "
+                         "members through the enum (`Color.RED`)")
+
+
 _EVALUATOR = "the evaluator and the task's reference are not yours to import"
 
 
@@ -178,6 +188,7 @@ FORBIDDEN_NAMES = {
     "typing.ForwardRef": "it evaluates annotation strings the static check cannot read",
     "functools.singledispatch": "it evaluates annotation strings the static check cannot read",
     "functools.update_wrapper": COPIED_ATTRIBUTES,
+    "enum.global_enum": OTHER_MODULES_GLOBALS,
     "functools.singledispatchmethod": "it evaluates annotation strings the static check cannot read",
     "numpy.load": FILES, "numpy.save": FILES, "numpy.savez": FILES, "numpy.savez_compressed": FILES,
     "numpy.savetxt": FILES, "numpy.loadtxt": FILES, "numpy.genfromtxt": FILES, "numpy.fromfile": FILES,

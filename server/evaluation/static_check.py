@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from .cuda_sources import check_cuda_sources, load_inline_sources
 from .kernel_body import check_kernel, jit_functions, kernel_globals
-from .name_rules import (annotation_nodes, certainly_int, check_names, is_data, is_module,
-                         named_object, plain_type_text, type_use)
+from .name_rules import (annotation_nodes, certainly_int, check_names, is_data, is_metaclass,
+                         is_module, named_object, plain_type_text, type_use)
 from .own_attributes import own_methods
 from .refused_names import (ALLOWED_MODEL_BASES, COPIED_ATTRIBUTES, INTROSPECTION, JIT_DECORATORS,
                             MAGIC_METHODS, SHARED_MEMORY, WRAPPING_DECORATORS)
@@ -68,6 +68,7 @@ def _check_source(source: str, language: str) -> StaticReport:
     _check_wraps_as_decorator(tree, aliases)
     _check_legacy_constructors(tree, aliases)
     _check_magic_methods(tree)
+    _check_class_namespaces(tree, aliases)
     _check_model_new(tree, aliases)
     if language == "cuda":
         _require(_calls(tree, aliases, "torch.utils.cpp_extension.load_inline"),
@@ -98,6 +99,10 @@ def _check_kernel_source_starts_at_its_def(tree: ast.Module, source: str, aliase
         if not isinstance(fn, ast.FunctionDef) or not any(
                 d in JIT_DECORATORS for d in _decorator_names(fn, aliases)):
             continue
+        if getattr(fn, "type_params", None):  # Python 3.12's `def k[T](...)`
+            _fail(f"line {fn.lineno}: the kernel `{fn.name}` has type parameters (`[...]`): "
+                  "Triton finds a kernel's source by `def name(`, so it cannot compile "
+                  f"`def {fn.name}[...](`; drop them (annotate with tl.constexpr instead)")
         first = min([fn.lineno, *(d.lineno for d in fn.decorator_list)])
         text = textwrap.dedent("".join(lines[first - 1:fn.end_lineno]))
         found = _TRITON_DEF.search(text)
@@ -353,6 +358,29 @@ def _check_magic_methods(tree: ast.Module) -> None:
                 and len(node.args) == 3):
             _fail(f"line {node.lineno}: creating classes with `type(name, bases, namespace)` is not "
                   f"allowed: {INTROSPECTION}")
+
+
+MAKE_DATACLASS = "dataclasses.make_dataclass"
+
+
+def _check_class_namespaces(tree: ast.Module, aliases: dict[str, str]) -> None:
+    """No class made from a namespace dict, as `type(name, bases, namespace)` is not: a metaclass
+    called (`abc.ABCMeta("C", (), ns)`) or `dataclasses.make_dataclass(..., namespace=ns)` takes
+    its methods by keys the file computes (`f"_{'_del_'}_"`), special methods included, where
+    the rules on class bodies read no name (red-team pass 75)."""
+    for node in nodes(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = dotted(node.func, aliases) or ""
+        factory = name == MAKE_DATACLASS or named_object(name, (MAKE_DATACLASS,)) is not None
+        if factory and any(k.arg in ("namespace", None) for k in node.keywords):
+            _fail(f"{where(node)}: `make_dataclass(..., namespace=...)` is not allowed: its keys "
+                  f"become the class's methods, special ones too, by names no rule reads "
+                  f"({INTROSPECTION}); define the class with a `class` statement")
+        if name and is_metaclass(name):
+            _fail(f"{where(node)}: calling the metaclass `{name}` is not allowed: it makes a class "
+                  f"from a namespace dict whose keys no rule reads ({INTROSPECTION}); define "
+                  "classes with a `class` statement")
 
 
 def _check_model_new(tree: ast.Module, aliases: dict[str, str]) -> None:
