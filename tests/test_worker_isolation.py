@@ -220,19 +220,23 @@ def test_patches_the_reference_would_run_through_are_seen(patch, monkeypatch):
 def test_a_legitimate_change_moves_the_baseline_and_a_later_patch_is_still_seen(monkeypatch):
     """After a change the exact comparison accepts (private state CUDA rebinds when it starts),
     the next check is the fast one again; a patch made after it is still caught."""
+    from server.evaluation.module_globals import ModuleGlobals
     from server.evaluation.pipeline import _SNAPSHOT_EXTRAS, _check_integrity
     extra = {}
+    module_tags = ModuleGlobals()
     snap = dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra,
                 children=integrity.child_processes(), bindings=integrity.Bindings(extra),
-                versions=integrity.ClassVersions(extra))
+                versions=integrity.ClassVersions(extra), globals=module_tags)
     assert set(_SNAPSHOT_EXTRAS) <= set(snap)
     monkeypatch.setattr(torch.cuda, "_kernel_env_private_flag", object(), raising=False)
     comparisons = []
     monkeypatch.setattr(integrity, "changed", lambda *a: comparisons.append(1) or [])
+    snap["globals"] = ModuleGlobals()  # (this test's own patch of the evaluator's module)
     _check_integrity(snap, "timing")
     _check_integrity(snap, "timing")
     assert comparisons == [1]  # the second check took the fast path
     monkeypatch.undo()
+    snap["globals"] = ModuleGlobals()
     monkeypatch.setattr(torch, "softmax", lambda *a, **k: None)
     with pytest.raises(StageFailure) as failure:
         _check_integrity(snap, "timing")
@@ -1003,9 +1007,68 @@ def test_a_class_changed_and_changed_back_is_seen():
         versions = integrity.ClassVersions()
 
 
+def test_a_name_planted_in_a_modules_globals_and_removed_is_seen():
+    """The bindings read the namespaces they name; a library module's globals are a dict whose
+    version tag changes whenever a name is set or deleted there (red-team pass 75: a `next`
+    planted in contextlib's globals ran at every `with` of the evaluator's context managers).
+    Each changed module is named; reading leaves the tags as they were."""
+    import contextlib
+    import functools
+    from server.evaluation.module_globals import ModuleGlobals
+    tags = ModuleGlobals()
+    assert {"contextlib", "functools", "torch.nn.functional", "server.evaluation.correctness"} <= set(tags.names)
+    _ = contextlib.nullcontext, vars(functools).get("reduce")
+    assert tags.changed() == []
+    for module in (contextlib, functools, torch.nn.functional):
+        module.next = len
+        del module.next
+        assert tags.changed() == [module.__name__]
+        tags = ModuleGlobals()
+
+
+def _evaluation_in_a_fresh_interpreter(script, text: str) -> dict:
+    """Runs `text` from the file `script` (code from a string would count as a submission's) in a
+    fresh interpreter, as the cpu evaluator's worker host starts one; its last line of output,
+    as JSON."""
+    import json
+    import subprocess
+    root = BUNDLED.parents[2]
+    script.write_text(text)
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(root))
+    done = subprocess.run([sys.executable, str(script)], cwd=root, env=env, timeout=600,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+PLANTED_SCRIPT = """
+import json, sys, tempfile
+from server.evaluation import pipeline, refused_names
+from server.evaluation.protocol import EvalRequest
+from tests.conftest import BUNDLED, kernel_source
+
+del refused_names.FORBIDDEN_NAMES["enum.global_enum"]  # the static rule set aside: the run-time check
+task = "level1/19_ReLU"
+req = EvalRequest(code=kernel_source("adversarial", "relu_computed_by_next_planted_in_contextlib_by_global_enum"),
+                  reference_source=(BUNDLED / f"{task}.py").read_text(), task_id=task, trials=2)
+profile = pipeline.profile_reference(req, tempfile.mkdtemp())
+result = pipeline.evaluate_candidate(req, profile, tempfile.mkdtemp(), lambda stage: None)
+print(json.dumps({"stage": result.stage, "error_class": result.error_class, "feedback": result.feedback}))
+"""
+
+
+def test_a_name_planted_in_contextlibs_globals_is_tampering_without_the_static_rule(tmp_path):
+    """Red-team pass 75's kernel with `enum.global_enum` allowed: the plant in contextlib's globals
+    is found at the first check after the import, before any forward (a fresh interpreter: the
+    plant is the submission's, not this process's)."""
+    payload = _evaluation_in_a_fresh_interpreter(tmp_path / "planted.py", PLANTED_SCRIPT)
+    assert (payload["stage"], payload["error_class"]) == ("compile", "tampering"), payload
+    assert "globals of modules" in payload["feedback"] and "contextlib" in payload["feedback"]
+
+
 TRACE_SCRIPT = """
 import json, os, sys, tempfile, types
-from server.evaluation import integrity, pipeline
+from server.evaluation import integrity, module_globals, pipeline
 from server.evaluation.protocol import EvalRequest
 from tests.conftest import BUNDLED, kernel_source
 
@@ -1014,7 +1077,7 @@ req = EvalRequest(code=kernel_source("legit", "gemm_add_relu"),
                   reference_source=(BUNDLED / f"{task}.py").read_text(), task_id=task, trials=2)
 profile = pipeline.profile_reference(req, tempfile.mkdtemp())
 workdir = tempfile.mkdtemp()
-receivers, loaded = {}, []
+receivers, loaded, modules = {}, [], set()
 load = pipeline.load_candidate
 
 def load_then_trace(*args, **kwargs):
@@ -1033,6 +1096,7 @@ def trace(frame, event, arg):
     if not loaded or event not in ("call", "c_call") or submissions(frame):
         return
     if event == "call":
+        modules.add(frame.f_globals.get("__name__"))
         code = frame.f_code
         if not (code.co_argcount and code.co_varnames[0] in ("self", "cls")):
             return
@@ -1056,8 +1120,15 @@ skipped = ("server.evaluation.", "submission", "kernel_env_reference", "pybind11
 unwatched = sorted({f"{c.__module__}.{c.__qualname__}" for c in integrity._mutable_classes(
     receivers.values()) if id(c) not in watched and not c.__module__.startswith(skipped)}
     - integrity.CHANGING_CLASSES)
+# the modules whose code ran: a name planted in their globals is looked up by that code
+tags = module_globals.ModuleGlobals()
+unwatched_globals = sorted(m for m in modules - set(tags.names) if m and not m.startswith(
+    module_globals.VOLATILE_PREFIXES + ("submission", "kernel_env_reference"))
+    and m not in module_globals.CHANGING_MODULES and m != "__main__"
+    and not hasattr(sys.modules.get(m), "__path__"))  # (a package gains its submodules' names)
 print(json.dumps({"stage": result.stage, "feedback": result.feedback, "traced": len(receivers),
-                  "unwatched": unwatched}))
+                  "unwatched": unwatched, "modules": len(modules),
+                  "unwatched_globals": unwatched_globals}))
 """
 
 
@@ -1067,17 +1138,12 @@ def test_every_library_class_the_evaluator_calls_after_the_import_is_watched(tmp
     the submission's import traced (not those under the submission's frames: the guard watches
     those): every class that accepts new names, in the MRO of every object such a call reached,
     is one the version check watches. The evaluator's own classes, the submission's and the task
-    module's (watched as the task's) are left out (red-team pass 74 found the rest this way)."""
-    import json
-    import subprocess
-    root = BUNDLED.parents[2]
-    script = tmp_path / "trace_evaluation.py"  # a file: code from a string is a submission's
-    script.write_text(TRACE_SCRIPT)
-    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(root))
-    done = subprocess.run([sys.executable, str(script)], cwd=root, env=env, timeout=600,
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-2000:]
-    payload = json.loads(done.stdout.strip().splitlines()[-1])
+    module's (watched as the task's) are left out (red-team pass 74 found the rest this way).
+    Likewise every module whose code such a call ran has its globals' version watched, but for
+    packages and the modules module_globals.CHANGING_MODULES names (red-team pass 75)."""
+    payload = _evaluation_in_a_fresh_interpreter(tmp_path / "trace_evaluation.py", TRACE_SCRIPT)
     assert payload["stage"] == "scored", payload["feedback"]
     assert payload["traced"] > 50
     assert payload["unwatched"] == [], payload["unwatched"]
+    assert payload["modules"] > 30
+    assert payload["unwatched_globals"] == [], payload["unwatched_globals"]

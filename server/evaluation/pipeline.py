@@ -36,6 +36,7 @@ from .inputs import (EXTRA_TRIALS, correctness_trials, extra_trials, generate, i
                      task_family, trial_count)
 from .loading import (build_models, candidate_path, load_candidate, load_reference,
                       reference_model)
+from .module_globals import ModuleGlobals
 from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
 from .stages import COMPILE, CORRECTNESS, SCORED, STATIC_CHECK, TIMED, TIMING, StageFailure
@@ -438,9 +439,10 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         integrity.check_dataclass_field_names()
         integrity.stop_cyclic_collection()
         extra = _reference_namespaces(reference)
+        module_tags = ModuleGlobals()  # first: it gives modules their warning registries
         snap = dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra,
                     children=integrity.child_processes(), bindings=integrity.Bindings(extra),
-                    versions=integrity.ClassVersions(extra))
+                    versions=integrity.ClassVersions(extra), globals=module_tags)
         clock.snap = snap
         integrity.guard_submission_actions(candidate_path(workdir))
         candidate, candidate_file = load_candidate(report.source, workdir, req.language, device,
@@ -570,7 +572,7 @@ def _reference_namespaces(reference) -> dict:
     return {"reference": reference, "reference.Model": reference.Model}
 
 
-_SNAPSHOT_EXTRAS = ("threads", "extra", "children", "bindings", "versions")
+_SNAPSHOT_EXTRAS = ("threads", "extra", "children", "bindings", "versions", "globals")
 
 
 def _check_registrations(workdir: str, stage: str, result: EvalResult) -> None:
@@ -617,14 +619,16 @@ def _check_integrity(snap: dict, stage: str) -> None:
         # adds a name): the next check starts from here. What the snapshot names is still what it
         # held, so replacing any of it later is still a change.
         snap["bindings"] = integrity.Bindings(snap["extra"])
-    # What the bindings cannot see: a class changed and changed back since the snapshot (red-team
-    # pass 74: a name planted by a forward ran in the evaluator's code right after it, then went)
-    classes = snap["versions"].changed()
-    if classes:
-        raise StageFailure(stage, "tampering", "your code changed classes the evaluator's own code "
-                           f"goes through: {', '.join(classes[:5])} (a name set on a class or "
-                           "deleted, even one put back before this check); do not monkeypatch "
-                           "library classes")
+    # What the bindings cannot see: a class, or a module's globals, changed and changed back since
+    # the snapshot (red-team passes 74 and 75: a name planted by a forward ran in the evaluator's
+    # code right after it, then went)
+    for tags, what, advice in ((snap["versions"], "classes", "monkeypatch library classes"),
+                               (snap["globals"], "the globals of modules", "plant names in other modules")):
+        changed = tags.changed()
+        if changed:
+            raise StageFailure(stage, "tampering", f"your code changed {what} the evaluator's own "
+                               f"code goes through: {', '.join(changed[:5])} (a name set there or "
+                               f"deleted, even one put back before this check); do not {advice}")
 
 
 def _settle(device: torch.device) -> None:

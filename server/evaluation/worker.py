@@ -212,6 +212,8 @@ def main(argv=None) -> None:
         front_end.prime()
     else:  # the interpreter compiles nothing
         prime_triton()
+    from .module_globals import ModuleGlobals
+    ModuleGlobals()  # which modules' globals are watched: their files read once, here, not per step
     unconfined = confinement.unavailable_reason() or children.confinement_works(args.device)
     if unconfined:
         children.CONFINING["on"] = False
