@@ -1016,12 +1016,14 @@ def test_a_name_planted_in_a_modules_globals_and_removed_is_seen():
     import functools
     from server.evaluation.module_globals import ModuleGlobals
     tags = ModuleGlobals()
-    assert {"contextlib", "functools", "torch.nn.functional", "server.evaluation.correctness"} <= set(tags.names)
+    assert {"contextlib", "functools", "torch.nn.functional", "server.evaluation.correctness",
+            "builtins", "sys"} <= set(tags.names)
     _ = contextlib.nullcontext, vars(functools).get("reduce")
     assert tags.changed() == []
-    for module in (contextlib, functools, torch.nn.functional):
-        module.next = len
-        del module.next
+    import builtins
+    for module in (contextlib, functools, torch.nn.functional, builtins, sys):
+        module.kernel_env_planted = len  # (a new name: deleting `next` would take the builtin)
+        del module.kernel_env_planted
         assert tags.changed() == [module.__name__]
         tags = ModuleGlobals()
 

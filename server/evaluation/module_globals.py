@@ -8,7 +8,7 @@ globals are a dict, and CPython (3.11, 3.12) gives a dict a new version tag when
 it is set or deleted, and never the same one again: a name planted in any library module's
 globals and removed before the next check still leaves the module a new tag.
 
-Which modules: every module loaded from the standard library, torch, numpy, Triton or the
+Which modules: `builtins` and `sys`, and every module loaded from the standard library, torch, numpy, Triton or the
 evaluator itself (a `.py`
 file, not a package: a package gains a name when one of its submodules is first imported) whose
 source assigns no global of its own (no `global` statement, no call of the builtin that hands
@@ -51,6 +51,9 @@ CHANGING_MODULES = {
     "torch.utils._device": "torch.device used as a context sets its current device",
     "torch.random": "fork_rng sets a flag once it has warned",
 }
+# Modules in C whose globals every Python function reads (`len`, `next`) or the evaluator's code
+# looks up (`sys.modules`, `sys.stdout`); nothing an evaluation runs sets a name in them.
+BUILT_IN = ("builtins", "sys")
 _WARNING_REGISTRY = "__warningregistry__"
 
 _static: dict[str, bool] = {}  # module name -> whether it is watched (its file read once)
@@ -64,6 +67,8 @@ def _watched(name: str, module) -> bool:
 
 
 def _static_globals(name: str, module) -> bool:
+    if name in BUILT_IN:
+        return True
     path = getattr(module, "__file__", None)
     if (not isinstance(path, str) or not path.endswith(".py") or hasattr(module, "__path__")
             or name.startswith(VOLATILE_PREFIXES) or name in CHANGING_MODULES or name == "__main__"):
@@ -114,8 +119,9 @@ class ModuleGlobals:
     def __init__(self):
         modules = [(name, m) for name, m in list(sys.modules.items())
                    if m is not None and _TAG_OFFSET is not None and _watched(name, m)]
-        for _, module in modules:  # where the first warning a module issues would add it
-            vars(module).setdefault(_WARNING_REGISTRY, {})
+        for name, module in modules:  # where the first warning a module issues would add it
+            if name not in BUILT_IN:  # (no Python code of theirs issues one)
+                vars(module).setdefault(_WARNING_REGISTRY, {})
         self.names = [name for name, _ in modules]
         self.dicts = [vars(m) for _, m in modules]  # held: their addresses stay theirs
         self.addresses = [id(d) + (_TAG_OFFSET or 0) for d in self.dicts]
