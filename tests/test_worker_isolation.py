@@ -1014,6 +1014,7 @@ def test_a_name_planted_in_a_modules_globals_and_removed_is_seen():
     Each changed module is named; reading leaves the tags as they were."""
     import contextlib
     import functools
+    from server.evaluation import correctness  # noqa: F401  (loaded: the evaluator's own is watched)
     from server.evaluation.module_globals import ModuleGlobals
     tags = ModuleGlobals()
     assert {"contextlib", "functools", "torch.nn.functional", "server.evaluation.correctness",
@@ -1066,6 +1067,40 @@ def test_a_name_planted_in_contextlibs_globals_is_tampering_without_the_static_r
     payload = _evaluation_in_a_fresh_interpreter(tmp_path / "planted.py", PLANTED_SCRIPT)
     assert (payload["stage"], payload["error_class"]) == ("compile", "tampering"), payload
     assert "globals of modules" in payload["feedback"] and "contextlib" in payload["feedback"]
+
+
+FILTERS_SCRIPT = PLANTED_SCRIPT.replace(
+    'del refused_names.FORBIDDEN_NAMES["enum.global_enum"]',
+    'del refused_names.FORBIDDEN_NAMES["warnings.filters"]').replace(
+    "relu_computed_by_next_planted_in_contextlib_by_global_enum",
+    "relu_computed_by_a_filter_planted_in_warnings_filters")
+
+
+def test_a_warning_filter_not_made_by_filterwarnings_is_tampering_without_the_static_rule(tmp_path):
+    """Red-team pass 76's kernel with `warnings.filters` allowed: the entry its forward puts in
+    the filters (a message whose comparison runs its code) is found after the call, before the
+    evaluator's `warnings.simplefilter` compares anything with it."""
+    payload = _evaluation_in_a_fresh_interpreter(tmp_path / "filters.py", FILTERS_SCRIPT)
+    assert (payload["stage"], payload["error_class"]) == ("correctness", "tampering"), payload
+    assert "warning filters" in payload["feedback"]
+
+
+def test_filters_that_warnings_makes_are_plain():
+    """What `filterwarnings`, `simplefilter` and `catch_warnings` put in the filters (patterns,
+    a submission's own Warning class) passes the run-time check."""
+    import collections
+    import warnings
+    from server.evaluation import integrity
+
+    class OwnWarning(UserWarning):
+        pass
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="deprecated", category=OwnWarning, module="x.y")
+        warnings.simplefilter("error", DeprecationWarning, lineno=3)
+        assert integrity.foreign_warning_filters() == 0
+        warnings.filters.insert(0, ("ignore", collections.UserString("x"), Warning, None, 0))
+        assert integrity.foreign_warning_filters() == 1
 
 
 TRACE_SCRIPT = """

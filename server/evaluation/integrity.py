@@ -16,11 +16,13 @@ import itertools
 import keyword
 import operator
 import os
+import re
 import struct
 import sys
 import sysconfig
 import threading
 import types
+import warnings
 
 import torch
 import torch.nn.functional as F
@@ -497,6 +499,28 @@ def _plain_field_names(cls: type, own: bool) -> None:
             "identifier: dataclasses paste field names into the source of the methods they "
             "generate, so such a name is code no rule has read; name fields in the class body "
             "(`x: int = 0`) and leave them as dataclasses made them")
+
+
+def foreign_warning_filters() -> int:
+    """How many entries of the warning filters are not what `warnings.filterwarnings` makes (a
+    tuple of an action, a pattern or None, a class, a pattern or None, a line number).
+    Red-team pass 76: `warnings.simplefilter`, which the evaluator calls after every call outside
+    the guard, compares its entry with each, and a message object's `match` runs at every
+    warning: an entry holding a `UserString` with a `data` property ran the submission's code
+    there. Read by type alone, so that nothing of an entry runs."""
+    return sum(not _plain_filter(entry) for entry in list(warnings.filters))
+
+
+def _plain_filter(entry) -> bool:
+    if type(entry) is not tuple or len(entry) != 5:
+        return False
+    action, message, category, module, line = entry
+    return (type(action) is str and type(message) in _FILTER_TEXT and isinstance(category, type)
+            and type(module) in _FILTER_TEXT and type(line) in (int, bool))
+
+
+# (Python's own default filters name `__main__` by a plain string)
+_FILTER_TEXT = (type(None), str, re.Pattern)
 
 
 def foreign_threads(before: set[int]) -> list[str]:

@@ -409,6 +409,20 @@ def _forbidden_object_reason(name: str) -> str | None:
     return None
 
 
+def _forbidden_part_reason(name: str) -> str | None:
+    """A forbidden object that the chain passes through under another name, its method or item
+    read (red-team pass 76: `triton.language.extra.modules` is `sys.modules`; refused as a
+    whole, `triton.language.extra.modules.get("warnings")` was not, and handed over any loaded
+    module to assign). Each shorter chain `a.b`, `a.b.c` is judged by the object it reaches."""
+    parts = name.split(".")
+    for end in range(2, len(parts)):
+        part = ".".join(parts[:end])
+        reason = _forbidden_object_reason(part)
+        if reason:
+            return f"`{part}` is an object the rules refuse under another name ({reason})"
+    return None
+
+
 def _reject_name(name: str, language: str, node: ast.AST) -> None:
     if name in ALLOWED_NAMES:
         return
@@ -446,7 +460,7 @@ def _reject_name(name: str, language: str, node: ast.AST) -> None:
     canonical = _canonical(name)
     defined = _defined_name(name)
     reason = (_forbidden_reason(name, language) or _forbidden_reason(canonical, language)
-              or _forbidden_object_reason(name))
+              or _forbidden_object_reason(name) or _forbidden_part_reason(name))
     if not reason and defined:
         reason, canonical = _forbidden_reason(defined, language), defined
     if reason:

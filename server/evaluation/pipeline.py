@@ -448,10 +448,10 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         candidate, candidate_file = load_candidate(report.source, workdir, req.language, device,
                                                    report.own_methods)
         _check_integrity(snap, COMPILE)
-        warnings.simplefilter("ignore")  # the submission's filters (errors?) are not the evaluator's
+        ignore_warnings(COMPILE, "after the import")  # the submission's filters are not the evaluator's
         ref_model, new_model, ref_state = build_models(reference, candidate, candidate_file, device,
                                                        eval_mode=profile.get("eval_mode", False))
-        warnings.simplefilter("ignore")
+        ignore_warnings(COMPILE, "after building the models")
         reference_side = _ReferenceSide(ref_model, ref_state)
         if profile.get("unit_trial"):
             put_back = functools.partial(restore, ref_model, ref_state)
@@ -749,6 +749,18 @@ _COMPARABLE = {torch.float16, torch.bfloat16, torch.float32, torch.float64, torc
                torch.int64} | {getattr(torch, f"uint{b}") for b in (16, 32, 64) if hasattr(torch, f"uint{b}")}
 
 
+def ignore_warnings(stage: str, label: str) -> None:
+    """Sets the warning filters to ignoring everything, once they hold only filters as
+    `warnings.filterwarnings` makes them: setting them compares with each entry (red-team pass
+    76, integrity.foreign_warning_filters)."""
+    if integrity.foreign_warning_filters():
+        raise StageFailure(stage, "tampering", f"{label}: the warning filters hold an entry that "
+                           "warnings.filterwarnings does not make; the evaluator's own warnings "
+                           "calls compare and call their entries: add filters only with "
+                           "warnings.filterwarnings, warnings.simplefilter or warnings.catch_warnings")
+    warnings.simplefilter("ignore")
+
+
 def check_modes(stage: str, label: str) -> None:
     """After every call, the modes the evaluator's own arithmetic runs in. Calls run with autograd
     off (the evaluator's `torch.no_grad()`) and no forward-mode AD level: a forward that turns
@@ -756,7 +768,7 @@ def check_modes(stage: str, label: str) -> None:
     evaluator's arithmetic record graphs or tangents and refuse its `out=` buffers. Warnings the
     submission made errors (`warnings.simplefilter("error")`) would raise in the evaluator's own
     torch calls: its filters are reset to ignoring them."""
-    warnings.simplefilter("ignore")
+    ignore_warnings(stage, label)
     if torch.is_grad_enabled():
         torch.set_grad_enabled(False)
         raise StageFailure(stage, "tampering", f"{label}: your forward turned autograd on and left "

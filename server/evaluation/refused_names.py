@@ -47,6 +47,15 @@ OTHER_MODULES_GLOBALS = ("it writes the enum's members into the globals of the m
                          "members through the enum (`Color.RED`)")
 
 
+# The warning filters are a list the evaluator's own `warnings.simplefilter` compares its entry
+# against after every call, outside the guard: red-team pass 76 put a tuple there whose message
+# was a `collections.UserString` with a `data` property, which that comparison ran (and a
+# message object's `match` runs at every warning issued). `filterwarnings`/`simplefilter` and
+# `catch_warnings` build their entries from strings and classes only.
+WARNING_FILTERS = ("the evaluator compares and calls its entries outside the guard; use "
+                   "`warnings.filterwarnings`, `warnings.simplefilter` or `warnings.catch_warnings`")
+
+
 _EVALUATOR = "the evaluator and the task's reference are not yours to import"
 
 
@@ -189,6 +198,7 @@ FORBIDDEN_NAMES = {
     "functools.singledispatch": "it evaluates annotation strings the static check cannot read",
     "functools.update_wrapper": COPIED_ATTRIBUTES,
     "enum.global_enum": OTHER_MODULES_GLOBALS,
+    "warnings.filters": WARNING_FILTERS, "warnings.onceregistry": WARNING_FILTERS,
     "functools.singledispatchmethod": "it evaluates annotation strings the static check cannot read",
     "numpy.load": FILES, "numpy.save": FILES, "numpy.savez": FILES, "numpy.savez_compressed": FILES,
     "numpy.savetxt": FILES, "numpy.loadtxt": FILES, "numpy.genfromtxt": FILES, "numpy.fromfile": FILES,
