@@ -38,7 +38,7 @@ VOLATILE_PREFIXES = ("triton.", "torch.cuda", "torch.backends", "torch._dynamo",
 # in setters the evaluator never calls); checked by
 # tests/test_worker_isolation.py's trace of one.
 STABLE_DESPITE_GLOBAL_STATEMENTS = frozenset({
-    "os", "posixpath", "types", "enum", "typing", "threading", "inspect", "logging",
+    "os", "types", "enum", "typing", "threading", "inspect", "logging",
     "torch.nn.modules.module", "torch.autograd.graph", "torch._jit_internal", "torch.__future__",
     "numpy._core.multiarray"})
 # Modules whose globals change while an honest evaluation runs: a name kept there is still seen
@@ -50,6 +50,7 @@ CHANGING_MODULES = {
     "torch.utils._python_dispatch": "a dispatch mode sets its flags on entry and on exit",
     "torch.utils._device": "torch.device used as a context sets its current device",
     "torch.random": "fork_rng sets a flag once it has warned",
+    "posixpath": "os.path.expandvars compiles its patterns into globals on first use",
 }
 # Modules in C whose globals every Python function reads (`len`, `next`) or the evaluator's code
 # looks up (`sys.modules`, `sys.stdout`); nothing an evaluation runs sets a name in them.
