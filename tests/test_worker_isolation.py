@@ -221,12 +221,8 @@ def test_a_legitimate_change_moves_the_baseline_and_a_later_patch_is_still_seen(
     """After a change the exact comparison accepts (private state CUDA rebinds when it starts),
     the next check is the fast one again; a patch made after it is still caught."""
     from server.evaluation.module_globals import ModuleGlobals
-    from server.evaluation.pipeline import _SNAPSHOT_EXTRAS, _check_integrity
-    extra = {}
-    module_tags = ModuleGlobals()
-    snap = dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra,
-                children=integrity.child_processes(), bindings=integrity.Bindings(extra),
-                versions=integrity.ClassVersions(extra), globals=module_tags)
+    from server.evaluation.pipeline import _SNAPSHOT_EXTRAS, _check_integrity, integrity_snapshot
+    snap = integrity_snapshot({})
     assert set(_SNAPSHOT_EXTRAS) <= set(snap)
     monkeypatch.setattr(torch.cuda, "_kernel_env_private_flag", object(), raising=False)
     comparisons = []

@@ -8,14 +8,14 @@ globals are a dict, and CPython (3.11, 3.12) gives a dict a new version tag when
 it is set or deleted, and never the same one again: a name planted in any library module's
 globals and removed before the next check still leaves the module a new tag.
 
-Which modules: `builtins` and `sys`, and every module loaded from the standard library, torch, numpy, Triton or the
-evaluator itself (a `.py`
-file, not a package: a package gains a name when one of its submodules is first imported) whose
-source assigns no global of its own (no `global` statement, no call of the builtin that hands
-out its namespace), so its globals do not change once it is imported; and a few whose
-statements of that kind an honest evaluation never runs (`STABLE_DESPITE_GLOBAL_STATEMENTS`). Modules whose state the
-libraries change as they run (CUDA's lazy start, Triton's runtime and interpreter, the
-profiler) are left to the bindings (`VOLATILE_PREFIXES`).
+Which modules: `builtins` and `sys`, and every module loaded from the standard library, torch,
+numpy, Triton or the evaluator itself (a `.py` file, not a package: a package gains a name when
+one of its submodules is first imported) whose source assigns no global of its own (no `global`
+statement, no call of the builtin that hands out its namespace), so its globals do not change
+once it is imported; and a few whose statements of that kind an honest evaluation never runs
+(`STABLE_DESPITE_GLOBAL_STATEMENTS`). Modules whose state the libraries change as they run
+(CUDA's lazy start, Triton's runtime and interpreter, the profiler) are left to the bindings
+(`VOLATILE_PREFIXES`, `CHANGING_MODULES`).
 """
 
 from __future__ import annotations
@@ -118,14 +118,14 @@ class ModuleGlobals:
     import), nothing is watched."""
 
     def __init__(self):
-        modules = [(name, m) for name, m in list(sys.modules.items())
-                   if m is not None and _TAG_OFFSET is not None and _watched(name, m)]
+        modules = [] if _TAG_OFFSET is None else [
+            (name, m) for name, m in list(sys.modules.items()) if m is not None and _watched(name, m)]
         for name, module in modules:  # where the first warning a module issues would add it
             if name not in BUILT_IN:  # (no Python code of theirs issues one)
                 vars(module).setdefault(_WARNING_REGISTRY, {})
         self.names = [name for name, _ in modules]
         self.dicts = [vars(m) for _, m in modules]  # held: their addresses stay theirs
-        self.addresses = [id(d) + (_TAG_OFFSET or 0) for d in self.dicts]
+        self.addresses = [id(d) + _TAG_OFFSET for d in self.dicts]
         self.tags = self._read()
 
     def _read(self) -> list[int]:

@@ -438,12 +438,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         integrity.record_thread_starts()
         integrity.check_dataclass_field_names()
         integrity.stop_cyclic_collection()
-        extra = _reference_namespaces(reference)
-        module_tags = ModuleGlobals()  # first: it gives modules their warning registries
-        snap = dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra,
-                    children=integrity.child_processes(), bindings=integrity.Bindings(extra),
-                    versions=integrity.ClassVersions(extra), globals=module_tags)
-        clock.snap = snap
+        snap = clock.snap = integrity_snapshot(_reference_namespaces(reference))
         integrity.guard_submission_actions(candidate_path(workdir))
         candidate, candidate_file = load_candidate(report.source, workdir, req.language, device,
                                                    report.own_methods)
@@ -573,6 +568,16 @@ def _reference_namespaces(reference) -> dict:
 
 
 _SNAPSHOT_EXTRAS = ("threads", "extra", "children", "bindings", "versions", "globals")
+
+
+def integrity_snapshot(extra: dict) -> dict:
+    """What `_check_integrity` compares against: the bindings' snapshot, and `_SNAPSHOT_EXTRAS`.
+    The module tags come first: they give modules the warning registries a first warning would
+    otherwise add to their globals after the bindings had been read."""
+    module_tags = ModuleGlobals()
+    return dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra,
+                children=integrity.child_processes(), bindings=integrity.Bindings(extra),
+                versions=integrity.ClassVersions(extra), globals=module_tags)
 
 
 def _check_registrations(workdir: str, stage: str, result: EvalResult) -> None:
