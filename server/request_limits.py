@@ -10,6 +10,7 @@ servers that do not take that setting (`uvicorn server.app:app`, Modal's ASGI se
 from __future__ import annotations
 
 import json
+import re
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
 DRAINED_BYTES = 64 * 1024 * 1024  # a mistaken big body gets its answer; a flood is cut off
@@ -106,6 +107,11 @@ class NoWebSocketMcp:
                         await error("binary frame that is not UTF-8 text; send JSON messages as "
                                     "text frames", "INVALID_JSON")
                         continue
+                limit = _past_parser_limits(message["text"])
+                if limit:  # the loop ends the session for any error it does not expect (its
+                    # json.loads raising other than JSONDecodeError, `.get` on a list: pass 70)
+                    await error(f"Invalid JSON: {limit}", "INVALID_JSON")
+                    continue
                 if _is_mcp(message):
                     await error("kernel_env serves no MCP tools or sessions; play episodes with "
                                 "reset and step messages", "UNKNOWN_TYPE")
@@ -126,3 +132,29 @@ def _is_mcp(message: dict) -> bool:
     except ValueError:
         return False  # the loop answers malformed JSON itself
     return isinstance(parsed, dict) and parsed.get("type") == "mcp"
+
+
+# What may be past json's limits: an integer literal longer than int()'s 4,300 digits, or enough
+# brackets to nest past the recursion limit; and what is not an object (the loop calls `.get` on
+# it). Both are counted in C; a step's source in a JSON
+# string can hold a few hundred brackets, which then costs one more parse (~10 ms at 2 MiB).
+_LONG_DIGITS = re.compile(r"[0-9]{4300}")
+_BRACKETS_TO_PARSE = 256
+
+
+def _past_parser_limits(text: str) -> str | None:
+    """Why OpenEnv's loop cannot take `text` though it may be well-formed JSON (nested past
+    Python's recursion limit, an integer past its digit limit, not an object), else None."""
+    if (text.lstrip()[:1] == "{" and text.count("[") + text.count("{") < _BRACKETS_TO_PARSE
+            and not _LONG_DIGITS.search(text)):
+        return None
+    try:
+        if not isinstance(json.loads(text), dict):
+            return "a message is a JSON object with a `type` (reset, step, state or close)"
+    except RecursionError:
+        return "nested too deeply for the server's parser; messages nest a few levels at most"
+    except json.JSONDecodeError:
+        return None  # the loop answers it with the parser's own message
+    except ValueError as exc:  # an integer past int()'s digit limit
+        return str(exc)
+    return None

@@ -424,3 +424,29 @@ def test_websocket_messages_past_the_cap_are_refused_however_the_app_is_served(u
     assert closed.value.rcvd.code == 1009 and "at most 2097152 bytes" in closed.value.rcvd.reason
     with KernelEnv(base_url=uvicorn_served).sync() as env:  # its session's slot (the one) freed
         assert env.reset(task_id="level1/19_ReLU").observation.stage == "ready"
+
+
+def test_messages_past_the_json_parsers_limits_get_an_answer_and_the_session_goes_on(
+        uvicorn_served):
+    """A message nested past Python's recursion limit, with an integer past int()'s 4,300
+    digits, or valid JSON but not an object, made OpenEnv's loop end the sender's session with
+    SESSION_ERROR (red-team pass 70): it is answered INVALID_JSON, and the same connection then
+    plays its episode."""
+    async def play():
+        async with websockets.connect(uvicorn_served.replace("http", "ws") + "/ws") as ws:
+            replies = []
+            for text in ("[" * 100_000 + "]" * 100_000,
+                         '{"type": "reset", "data": {"seed": ' + "7" * 5000 + "}}",
+                         '["reset"]', "not json"):
+                await ws.send(text)
+                replies.append(json.loads(await ws.recv()))
+            await ws.send(json.dumps({"type": "reset", "data": {"task_id": "level1/19_ReLU"}}))
+            replies.append(json.loads(await ws.recv()))
+            return replies
+    nested, digits, a_list, not_json, reset = asyncio.run(play())
+    assert nested["data"]["code"] == "INVALID_JSON" and "nested too deeply" in nested["data"]["message"]
+    assert digits["data"]["code"] == "INVALID_JSON" and "4300" in digits["data"]["message"]
+    assert a_list["data"]["code"] == "INVALID_JSON" and "JSON object" in a_list["data"]["message"]
+    assert not_json["data"]["code"] == "INVALID_JSON"  # the loop's own answer
+    assert reset["type"] == "observation", reset
+    assert reset["data"]["observation"]["stage"] == "ready"
