@@ -124,12 +124,14 @@ def main() -> None:
         sys.exit(f"kernel_env: configuration error: {exc}")
     import uvicorn
 
+    from server.header_deadline import HeaderDeadlineProtocol
     from server.request_limits import MAX_WS_MESSAGE_BYTES
 
     print(f"kernel_env: evaluator={config.evaluator} tasks={config.tasks_source} ({config.tasks_dir}) "
           f"port={config.port} max_sessions={config.max_sessions}", file=sys.stderr, flush=True)
     uvicorn.run(create_kernel_app(config), host="0.0.0.0", port=config.port,
-                ws_max_size=MAX_WS_MESSAGE_BYTES, log_config=_logging_to_stderr(uvicorn))
+                ws_max_size=MAX_WS_MESSAGE_BYTES, http=HeaderDeadlineProtocol,
+                log_config=_logging_to_stderr(uvicorn))
 
 
 def _logging_to_stderr(uvicorn) -> dict:
