@@ -493,8 +493,28 @@ def _warm_again(dev, first: BaseException | None) -> None:
             return
         if time.monotonic() > deadline:
             raise RuntimeError(f"the evaluator's warm-up failed on {dev} for {CONTEXT_RETRY_S:.0f} s "
-                               f"after the job arrived: {first or error}")
+                               f"after the job arrived: {first or error}"
+                               + (f"; last: {_first_line(error)}, {_free_memory(dev)}"
+                                  if first is not None else ""))
         time.sleep(0.1)
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def _free_memory(dev) -> str:
+    """The device's free memory as the driver tells it (a warm-up that never succeeds: was the
+    memory given back?)."""
+    if dev.type != "cuda":
+        return "not a GPU"
+    import torch
+
+    try:
+        free, total = torch.cuda.mem_get_info(dev)
+    except RuntimeError as exc:
+        return f"free memory unknown ({_first_line(exc)})"
+    return f"{free / 2**30:.1f} of {total / 2**30:.1f} GiB free"
 
 
 def _context_again(dev, first: BaseException) -> None:
