@@ -1013,17 +1013,58 @@ def test_a_name_planted_in_a_modules_globals_and_removed_is_seen():
     import functools
     from server.evaluation import correctness  # noqa: F401  (loaded: the evaluator's own is watched)
     from server.evaluation.module_globals import ModuleGlobals
+    import collections
     tags = ModuleGlobals()
     assert {"contextlib", "functools", "torch.nn.functional", "server.evaluation.correctness",
-            "builtins", "sys"} <= set(tags.names)
+            "builtins", "sys", "torch", "torch.nn", "collections", "numpy"} <= set(tags.names)
     _ = contextlib.nullcontext, vars(functools).get("reduce")
     assert tags.changed() == []
     import builtins
-    for module in (contextlib, functools, torch.nn.functional, builtins, sys):
+    for module in (contextlib, functools, torch.nn.functional, builtins, sys, torch, torch.nn,
+                   collections):
         module.kernel_env_planted = len  # (a new name: deleting `next` would take the builtin)
         del module.kernel_env_planted
         assert tags.changed() == [module.__name__]
         tags = ModuleGlobals()
+
+
+def test_a_package_gaining_a_submodule_is_no_change_but_a_name_planted_after_that_is(tmp_path,
+                                                                                       monkeypatch):
+    """A package's globals gain a name when a submodule of it is first imported (torch's lazy
+    `_dynamo`): that is no change; the check that saw it starts from there, so a name planted
+    and put back in the package afterwards is still one. A module bound under another name, or
+    a submodule bound to a name not its own, is a change."""
+    import importlib
+    from server.evaluation.module_globals import ModuleGlobals
+    package = tmp_path / "kernel_env_probe_package"
+    package.mkdir()
+    (package / "__init__.py").write_text("VALUE = 1\n")
+    (package / "later.py").write_text("")
+    (package / "other.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    probe = importlib.import_module("kernel_env_probe_package")
+    monkeypatch.setattr(sys.modules["server.evaluation.module_globals"], "_LIBRARY_ROOTS",
+                        ("torch", "numpy", "triton", "kernel_env_probe_package"))
+    try:
+        tags = ModuleGlobals()
+        assert "kernel_env_probe_package" in tags.names
+        importlib.import_module("kernel_env_probe_package.later")
+        assert tags.changed() == []
+        probe.planted = len
+        del probe.planted
+        assert tags.changed() == ["kernel_env_probe_package"]
+        tags = ModuleGlobals()
+        probe.VALUE = probe.later  # a module, but not the submodule of that name
+        assert tags.changed() == ["kernel_env_probe_package"]
+        probe.VALUE = 1
+        tags = ModuleGlobals()
+        other = importlib.import_module("kernel_env_probe_package.other")
+        probe.other = probe.later  # the import's own name bound to another module
+        assert tags.changed() == ["kernel_env_probe_package"]
+        probe.other = other
+    finally:
+        for name in [m for m in sys.modules if m.startswith("kernel_env_probe_package")]:
+            del sys.modules[name]
 
 
 def _evaluation_in_a_fresh_interpreter(script, text: str) -> dict:
@@ -1158,8 +1199,7 @@ unwatched = sorted({f"{c.__module__}.{c.__qualname__}" for c in integrity._mutab
 tags = module_globals.ModuleGlobals()
 unwatched_globals = sorted(m for m in modules - set(tags.names) if m and not m.startswith(
     module_globals.VOLATILE_PREFIXES + ("submission", "kernel_env_reference"))
-    and m not in module_globals.CHANGING_MODULES and m != "__main__"
-    and not hasattr(sys.modules.get(m), "__path__"))  # (a package gains its submodules' names)
+    and m not in module_globals.CHANGING_MODULES and m != "__main__")
 print(json.dumps({"stage": result.stage, "feedback": result.feedback, "traced": len(receivers),
                   "unwatched": unwatched, "modules": len(modules),
                   "unwatched_globals": unwatched_globals}))
@@ -1173,8 +1213,8 @@ def test_every_library_class_the_evaluator_calls_after_the_import_is_watched(tmp
     those): every class that accepts new names, in the MRO of every object such a call reached,
     is one the version check watches. The evaluator's own classes, the submission's and the task
     module's (watched as the task's) are left out (red-team pass 74 found the rest this way).
-    Likewise every module whose code such a call ran has its globals' version watched, but for
-    packages and the modules module_globals.CHANGING_MODULES names (red-team pass 75)."""
+    Likewise every module or package whose code such a call ran has its globals' version
+    watched, but for the modules module_globals.CHANGING_MODULES names (red-team pass 75)."""
     payload = _evaluation_in_a_fresh_interpreter(tmp_path / "trace_evaluation.py", TRACE_SCRIPT)
     assert payload["stage"] == "scored", payload["feedback"]
     assert payload["traced"] > 50

@@ -8,14 +8,16 @@ globals are a dict, and CPython (3.11, 3.12) gives a dict a new version tag when
 it is set or deleted, and never the same one again: a name planted in any library module's
 globals and removed before the next check still leaves the module a new tag.
 
-Which modules: `builtins` and `sys`, and every module loaded from the standard library, torch,
-numpy, Triton or the evaluator itself (a `.py` file, not a package: a package gains a name when
-one of its submodules is first imported) whose source assigns no global of its own (no `global`
-statement, no call of the builtin that hands out its namespace), so its globals do not change
-once it is imported; and a few whose statements of that kind an honest evaluation never runs
-(`STABLE_DESPITE_GLOBAL_STATEMENTS`). Modules whose state the libraries change as they run
-(CUDA's lazy start, Triton's runtime and interpreter, the profiler) are left to the bindings
-(`VOLATILE_PREFIXES`, `CHANGING_MODULES`).
+Which modules: `builtins` and `sys`, and every module or package loaded from the standard
+library, torch, numpy, Triton or the evaluator itself (a `.py` file) whose source assigns
+no global of its own (no `global` statement, no call of the builtin that hands out its namespace),
+so its globals do not change once it is imported; and a few whose statements of that kind an
+honest evaluation never runs (`STABLE_DESPITE_GLOBAL_STATEMENTS`). A package gains a name when
+one of its submodules is first imported (torch's lazy `_dynamo`, `collections.abc`): its globals
+are copied at the snapshot, and a new tag is a change only if more than such submodules were
+added (a name planted and put back leaves the contents as they were, and the tag new). Modules
+whose state the libraries change as they run (CUDA's lazy start, Triton's runtime and
+interpreter, the profiler) are left to the bindings (`VOLATILE_PREFIXES`, `CHANGING_MODULES`).
 """
 
 from __future__ import annotations
@@ -25,22 +27,27 @@ import operator
 import re
 import sys
 import sysconfig
+import types
 
 _LIBRARY_ROOTS = ("torch", "numpy", "triton")
 _STDLIB = sysconfig.get_paths()["stdlib"]
 _OWN_GLOBALS = re.compile(rb"^[ \t]*global[ \t]|\bglobals\(\)", re.M)
 
 # Modules whose globals the libraries change while an honest evaluation runs, or may on a GPU.
-VOLATILE_PREFIXES = ("triton.", "torch.cuda", "torch.backends", "torch._dynamo", "torch._inductor",
-                     "torch.profiler", "torch.autograd.profiler", "torch._C", "torch.distributed",
+VOLATILE_PREFIXES = ("triton.", "torch.cuda", "torch.mps", "torch.xpu", "torch.mtia",
+                     "torch.backends", "torch._dynamo", "torch._inductor", "torch.profiler",
+                     "torch.autograd.profiler", "torch._C", "torch.distributed",
                      "torch.utils.cpp_extension", "torch._subclasses", "torch.fx")
 # Modules with statements of that kind that an honest evaluation never runs (at import only, or
 # in setters the evaluator never calls); checked by
 # tests/test_worker_isolation.py's trace of one.
+# (torch's own: its namespace filled while it is imported, `global _GLOBAL_DEVICE_CONTEXT` in
+# the default device's getter and setter, which set an attribute of that thread-local, never the
+# name; numpy's: its namespace filled at import.)
 STABLE_DESPITE_GLOBAL_STATEMENTS = frozenset({
     "os", "types", "enum", "typing", "threading", "inspect", "logging",
     "torch.nn.modules.module", "torch.autograd.graph", "torch._jit_internal", "torch.__future__",
-    "numpy._core.multiarray"})
+    "numpy._core.multiarray", "torch", "numpy"})
 # Modules whose globals change while an honest evaluation runs: a name kept there is still seen
 # by the bindings (integrity.py), where they watch it; one planted and removed is not.
 CHANGING_MODULES = {
@@ -71,7 +78,7 @@ def _static_globals(name: str, module) -> bool:
     if name in BUILT_IN:
         return True
     path = getattr(module, "__file__", None)
-    if (not isinstance(path, str) or not path.endswith(".py") or hasattr(module, "__path__")
+    if (not isinstance(path, str) or not path.endswith(".py")
             or name.startswith(VOLATILE_PREFIXES) or name in CHANGING_MODULES or name == "__main__"):
         return False
     if not (path.startswith(_STDLIB) and "site-packages" not in path
@@ -126,13 +133,44 @@ class ModuleGlobals:
         self.names = [name for name, _ in modules]
         self.dicts = [vars(m) for _, m in modules]  # held: their addresses stay theirs
         self.addresses = [id(d) + _TAG_OFFSET for d in self.dicts]
+        # a package's globals as they are now: a new tag there may be a submodule's first import
+        self.contents = {i: dict(self.dicts[i]) for i, (_, m) in enumerate(modules)
+                         if hasattr(m, "__path__")}
         self.tags = self._read()
 
     def _read(self) -> list[int]:
         return [tag & _MASK for tag in map(_VALUE, map(_UINT64_AT, self.addresses))]
 
     def changed(self) -> list[str]:
+        """The watched modules whose globals changed since the snapshot, or (a package that only
+        gained submodules then) since the check that saw that: a name planted and put back there
+        since that check is still seen. Within one interval between checks, a package's first
+        import of a submodule hides a name planted and put back in the same package."""
         now = self._read()
         if now == self.tags:
             return []
-        return [name for name, was, tag in zip(self.names, self.tags, now) if tag != was]
+        changed = []
+        for i, (name, was, tag) in enumerate(zip(self.names, self.tags, now)):
+            if tag == was:
+                continue
+            if self._submodules_added(i):
+                self.tags[i], self.contents[i] = tag, dict(self.dicts[i])
+            else:
+                changed.append(name)
+        return changed
+
+    def _submodules_added(self, i: int) -> bool:
+        """Whether package `i`'s globals differ from those last seen only by submodules imported
+        since (each bound to its name, as the import system binds it) and at least one of them:
+        the same contents under a new tag is a name set and put back."""
+        was = self.contents.get(i)
+        if was is None:
+            return False
+        now, package = self.dicts[i], self.names[i]
+        if len(now) <= len(was) or any(now.get(k, _MISSING) is not v for k, v in was.items()):
+            return False
+        return all(isinstance(now[k], types.ModuleType)
+                   and sys.modules.get(f"{package}.{k}") is now[k] for k in now.keys() - was.keys())
+
+
+_MISSING = object()
