@@ -135,17 +135,18 @@ def _is_mcp(message: dict) -> bool:
 
 
 # What may be past json's limits: an integer literal longer than int()'s 4,300 digits, or enough
-# brackets to nest past the recursion limit; and what is not an object (the loop calls `.get` on
-# it). Both are counted in C; a step's source in a JSON
-# string can hold a few hundred brackets, which then costs one more parse (~10 ms at 2 MiB).
+# brackets to nest past the recursion limit; and what does not open as an object (the loop calls
+# `.get` on what it parsed). Each is found in C; a step's source in a JSON string can hold a few
+# hundred brackets, which then costs one more parse (~10 ms at 2 MiB).
 _LONG_DIGITS = re.compile(r"[0-9]{4300}")
+_OBJECT_OPENS = re.compile(r"\s*\{")
 _BRACKETS_TO_PARSE = 256
 
 
 def _past_parser_limits(text: str) -> str | None:
     """Why OpenEnv's loop cannot take `text` though it may be well-formed JSON (nested past
     Python's recursion limit, an integer past its digit limit, not an object), else None."""
-    if (text.lstrip()[:1] == "{" and text.count("[") + text.count("{") < _BRACKETS_TO_PARSE
+    if (_OBJECT_OPENS.match(text) and text.count("[") + text.count("{") < _BRACKETS_TO_PARSE
             and not _LONG_DIGITS.search(text)):
         return None
     try:
