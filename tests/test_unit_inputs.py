@@ -411,3 +411,33 @@ def test_a_slice_drives_all_it_holds_and_integers_along_the_batch_keep_it_whole(
         UnitInputs(Indexed())(lambda: [torch.rand(32, 16), torch.randperm(32)], CPU, 1)
     hook.remove()
     assert batches and set(batches) == {32}
+
+
+def test_an_ascent_leaves_no_trace_a_kernel_could_read():
+    """Red-team pass 77: a trial's ascent told a kernel that the next inputs were driven (it
+    skipped dead columns on the rest) twice over. Its forward hooks advanced the class-wide
+    count hook handles take their ids from, which a hook the kernel's own forward registered
+    read; and its backward, with `torch.autograd.graph`'s logger at DEBUG, called a filter on it
+    at every node. Neither moves now."""
+    import logging
+
+    from torch.utils.hooks import RemovableHandle
+
+    reference, model = task(GEMM_RELU)
+    records = []
+    graph = logging.getLogger("torch.autograd.graph")
+    level = graph.level
+    graph.setLevel(logging.DEBUG)
+    graph.addFilter(records.append)
+    try:
+        before = RemovableHandle.next_id
+        maker = UnitInputs(model, part=True)
+        with torch.no_grad():
+            maker(reference.get_inputs, CPU, 11)
+        assert maker.found
+        assert RemovableHandle.next_id == before
+        assert records == []
+        assert logging.root.manager.disable == logging.NOTSET  # logging as it was
+    finally:
+        graph.removeFilter(records.append)
+        graph.setLevel(level)

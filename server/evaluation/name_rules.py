@@ -18,7 +18,7 @@ from .own_attributes import misused_class, own_accesses, plain_class_accesses
 from .refused_names import (ALLOWED_DUNDER_ATTRIBUTES, ALLOWED_DUNDER_TEXT, ALLOWED_IMPORTS,
                             ALLOWED_NAMES, DATETIME_DTYPES, ENVIRON_READS, FILES,
                             FORBIDDEN_BUILTINS, FORBIDDEN_NAMES, FORBIDDEN_TEXT,
-                            GPU_CLOCK_FUNCTIONS, GPU_CLOCK_TEXT,
+                            GPU_CLOCK_FUNCTIONS, GPU_CLOCK_TEXT, LOGGERS,
                             EINOPS_ALLOWED, INTROSPECTION, NAMEDTUPLE_API, NATIVE_TORCH, OS_ALLOWED,
                             OWN_NAMES_ALLOWED, PRIVATE_ROOTS, PROTECTED_ROOTS,
                             REBINDABLE_BUILTINS, RUNNERS, SHADOWED_MODULES, SHARED_MEMORY,
@@ -391,7 +391,7 @@ _forbidden_objects: dict[int, tuple[object, str]] = {}
 
 def _forbidden_object_reason(name: str) -> str | None:
     """A forbidden class or function under another name (`torch.mtia.Stream` is `torch.Stream`,
-    `torch.mtia.Event` is `torch.Event`), or a subclass of a forbidden class."""
+    `torch.mtia.Event` is `torch.Event`), a subclass of a forbidden class, or a logger (below)."""
     if not _forbidden_objects:
         for forbidden, reason in FORBIDDEN_NAMES.items():
             obj = _resolve(forbidden, load=False)  # what is not loaded cannot be aliased yet
@@ -402,6 +402,8 @@ def _forbidden_object_reason(name: str) -> str | None:
         return None
     if id(obj) in _forbidden_objects and _forbidden_objects[id(obj)][0] is obj:
         return _forbidden_objects[id(obj)][1]
+    if type(obj).__module__.split(".")[0] == "logging":  # a Logger, its Manager, a Handler
+        return LOGGERS
     if isinstance(obj, type):
         for other, reason in _forbidden_objects.values():
             if isinstance(other, type) and issubclass(obj, other):

@@ -56,6 +56,14 @@ WARNING_FILTERS = ("the evaluator compares and calls its entries outside the gua
                    "`warnings.filterwarnings`, `warnings.simplefilter` or `warnings.catch_warnings`")
 
 
+# logging's objects, which torch's modules hold as plain values (`torch.nn.parallel.distributed
+# .logger`; its `manager` hands out every logger): red-team pass 77 set `torch.autograd.graph`'s
+# logger to DEBUG and added a filter, which then ran, outside the guard, at every node of the
+# evaluator's own backward passes (the unit trials' ascents: it knew the next inputs driven)
+LOGGERS = ("a logger's filters and handlers run for records the evaluator's own code logs, "
+           "outside the guard; submissions may not reach logging's objects")
+
+
 _EVALUATOR = "the evaluator and the task's reference are not yours to import"
 
 

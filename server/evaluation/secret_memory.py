@@ -20,6 +20,7 @@ computed only those of the columns it skipped. Two allocators, two answers:
 from __future__ import annotations
 
 import contextlib
+import logging
 
 import torch
 
@@ -57,6 +58,14 @@ def secret_allocations(device: torch.device):
 def secret_grad(output: torch.Tensor, inputs: list, **kwargs):
     """torch.autograd.grad(output, inputs, **kwargs) with its backward on the calling thread,
     inside `secret_allocations` wherever the caller is (on every device: the CPU's tests run
-    the same call)."""
-    with torch.autograd.set_multithreading_enabled(False):
-        return torch.autograd.grad(output, inputs, **kwargs)
+    the same call), and no log record made: `torch.autograd.graph`'s logger, set to DEBUG,
+    logs every node of a backward, and a filter on it told a kernel that the next inputs were a
+    unit trial's (red-team pass 77)."""
+    manager = logging.root.manager
+    was = manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        with torch.autograd.set_multithreading_enabled(False):
+            return torch.autograd.grad(output, inputs, **kwargs)
+    finally:
+        logging.disable(was)

@@ -34,6 +34,7 @@ import secrets
 from typing import Callable
 
 import torch
+from torch.utils.hooks import RemovableHandle
 
 from .inputs import generate
 from .secret_memory import secret_allocations, secret_grad
@@ -136,6 +137,10 @@ class UnitInputs:
         if not movable or not layers:
             return {}
         seen: dict[int, _Seen] = {}
+        # Every hook handle takes its id from one class-wide count: a hook the submission's forward
+        # registers (and removes) would read the ascent's hooks in it, and know the next inputs
+        # driven (red-team pass 77). The count is put back once they are removed.
+        next_id = RemovableHandle.next_id
         hooks = [m.register_forward_hook(functools.partial(_record, seen, k, m))
                  for k, m in enumerate(layers)]
         cap = max(DRIVEN_MIN, DRIVEN_VALUES // max(_flat(inputs[i]).shape[1] for i in movable))
@@ -154,6 +159,7 @@ class UnitInputs:
         finally:
             for hook in hooks:
                 hook.remove()
+            RemovableHandle.next_id = next_id
 
     def _reorder(self, inputs: list, movable: list, seen: dict, seed: int, cap: int | None,
                  whole: bool = False) -> dict:
