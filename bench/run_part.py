@@ -1,0 +1,37 @@
+"""Run part K of N of a pytest selection, split by collection order: one GPU command may run
+600 s at most, and tests/test_gpu.py's share of tests1 took 600 s and more on a slow host
+(session 38: 188 of its 201 tests done at the limit).
+
+    python3 bench/run_part.py K N [pytest arguments...]
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+
+def main() -> int:
+    part, parts, args = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+    if not 1 <= part <= parts:
+        sys.exit(f"part {part} of {parts}: the part is 1 to {parts}")
+    listed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
+                             *(a for a in args if a != "-q")],  # (-qq lists files, not ids)
+                            capture_output=True, text=True).stdout.splitlines()
+    ids = [line for line in listed if "::" in line]  # (a test id may hold spaces: not split)
+    size = -(-len(ids) // parts)
+    chosen = ids[(part - 1) * size:part * size]
+    print(f"part {part} of {parts}: {len(chosen)} of {len(ids)} tests, from {chosen[:1]}",
+          flush=True)
+    if not chosen:
+        return 0
+    values = {"-m", "-k", "-p", "--timeout"}  # options whose value follows them
+    options = [a for i, a in enumerate(args)
+               if a.startswith("-") or (i and args[i - 1] in values)]
+    return pytest.main([*options, *chosen])  # the ids in place of the paths they came from
+
+
+if __name__ == "__main__":
+    sys.exit(main())
