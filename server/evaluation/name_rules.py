@@ -9,6 +9,7 @@ import builtins
 import functools
 import importlib
 import importlib.util
+import logging
 import string
 import sys
 import types
@@ -389,6 +390,9 @@ def _submodule(module: types.ModuleType, part: str):
 _forbidden_objects: dict[int, tuple[object, str]] = {}
 
 
+_LOGGING_OBJECTS = (logging.Filterer, logging.Manager, logging.PlaceHolder, logging.LoggerAdapter)
+
+
 def _forbidden_object_reason(name: str) -> str | None:
     """A forbidden class or function under another name (`torch.mtia.Stream` is `torch.Stream`,
     `torch.mtia.Event` is `torch.Event`), a subclass of a forbidden class, or a logger (below)."""
@@ -402,8 +406,8 @@ def _forbidden_object_reason(name: str) -> str | None:
         return None
     if id(obj) in _forbidden_objects and _forbidden_objects[id(obj)][0] is obj:
         return _forbidden_objects[id(obj)][1]
-    if type(obj).__module__.split(".")[0] == "logging":  # a Logger, its Manager, a Handler
-        return LOGGERS
+    if isinstance(obj, _LOGGING_OBJECTS) or type(obj).__module__.split(".")[0] == "logging":
+        return LOGGERS  # a Logger, its Manager, a Handler, or a library's subclass of one
     if isinstance(obj, type):
         for other, reason in _forbidden_objects.values():
             if isinstance(other, type) and issubclass(obj, other):
