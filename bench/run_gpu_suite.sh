@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One run on a GPU host: the GPU test suite, a server smoke test over loopback, the benchmark.
-# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|tests1|tests1a|tests1a1|tests1a2|tests1b|tests2|bench|multi] [KernelBench task root]
+# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|tests1|tests1a|tests1a1|tests1a2|tests1a:K/N|tests1b|tests2|bench|multi] [KernelBench task root]
 #    or: bash bench/run_gpu_suite.sh sweep <KernelBench task root> [first task index] [levels...]
 #        (bench/kb_sweep.py for 540 s from that index; it prints where it stopped)
 # (`tests` and `bench` split the run in two for hosts that limit one command's duration; `tests1`
@@ -9,7 +9,8 @@
 # part of tests1, ~300 s on the H200) and `tests1b` (the rest of tests1 and the CPU-side suites)
 # split `tests1`, which took ~500 s in session 29, near a 600 s limit; `tests1a1` and `tests1a2`
 # are tests1a's first and second halves in collection order (bench/run_part.py): on session 38's
-# host tests1a had run 188 of its 201 tests at 600 s; `multi` is for a host with two
+# host tests1a had run 188 of its 201 tests at 600 s, and on session 39's H100 tests1a2 had run
+# 94 of its 100 at 600 s: `tests1a:K/N` runs part K of N (tests1a:2/3, say); `multi` is for a host with two
 # GPUs or more: tests/test_multi_gpu.py and bench/multi_gpu.py, both skipped or trivial on one.)
 # Server-side wheels the host lacks may sit in .whl/ (see ../shared/gpu/wheels.sh). Logs go to
 # $OUT when it is set.
@@ -22,6 +23,8 @@ else
   export PYTHONPATH=$(pwd)
 fi
 PHASE=${1:-all}
+LOG_NAME=$PHASE
+case "$PHASE" in tests1a:*/*) K=${PHASE#tests1a:}; N=${K#*/}; K=${K%/*}; LOG_NAME=tests1a-${K}of$N; PHASE=tests1aK ;; esac
 KB=${2:-}
 if [ "$PHASE" = sweep ]; then
   START=${3:-0}
@@ -47,12 +50,13 @@ GPU_TESTS="tests/test_gpu.py tests/test_worker_operations.py tests/test_timing_g
   tests/test_fused_compare.py tests/test_perturb.py tests/test_construction_guard.py tests/test_confinement.py
   tests/test_multi_gpu.py"
 # (tests/test_input_placement.py runs with tests2, or with `tests`/`all`)
-case "$PHASE" in tests1|tests1a|tests1a1|tests1a2|tests1b) ;; *) GPU_TESTS="$GPU_TESTS tests/test_input_placement.py" ;; esac
-RUN=(python3 -m pytest)
-case "$PHASE" in tests1a1) RUN=(python3 bench/run_part.py 1 2) ;; tests1a2) RUN=(python3 bench/run_part.py 2 2) ;; esac
+case "$PHASE" in tests1|tests1a|tests1a1|tests1a2|tests1aK|tests1b) ;; *) GPU_TESTS="$GPU_TESTS tests/test_input_placement.py" ;; esac
+RUN=(python3 bench/run_part.py 1 1)  # (failures shown as they come: a run the time limit stops has no summary)
+case "$PHASE" in tests1a1) RUN=(python3 bench/run_part.py 1 2) ;; tests1a2) RUN=(python3 bench/run_part.py 2 2) ;;
+  tests1aK) RUN=(python3 bench/run_part.py "$K" "$N") ;; esac
 case "$PHASE" in
   tests1) SELECT=(-k "not adversarial") ;;
-  tests1a|tests1a1|tests1a2) SELECT=(-k "not adversarial") GPU_TESTS="tests/test_gpu.py" ;;
+  tests1a|tests1a1|tests1a2|tests1aK) SELECT=(-k "not adversarial") GPU_TESTS="tests/test_gpu.py" ;;
   tests1b) SELECT=(-k "not adversarial") GPU_TESTS="${GPU_TESTS/tests\/test_gpu.py /}" ;;
   tests2) SELECT=(tests/test_gpu.py tests/test_input_placement.py -k "adversarial or clean or test_input_placement")
           GPU_TESTS="" ;;
@@ -62,7 +66,7 @@ if [ "$PHASE" != bench ]; then
   echo "== GPU tests"
   # shellcheck disable=SC2086
   "${RUN[@]}" -q -p no:cacheprovider -m gpu $GPU_TESTS "${SELECT[@]}" \
-    --timeout 900 -rfE 2>&1 | tee "$LOGS/gpu-tests-$PHASE.log" | grep -E "^(FAILED|ERROR)|passed|failed|^part " | cut -c1-300 | head -40
+    --timeout 900 -rfE 2>&1 | tee "$LOGS/gpu-tests-$LOG_NAME.log" | grep -E "^(FAILED|ERROR)|passed|failed|^part " | cut -c1-300 | head -40
 fi
 if [ "$PHASE" = tests ] || [ "$PHASE" = tests1 ] || [ "$PHASE" = tests1b ] || [ "$PHASE" = all ]; then
   echo "== CPU-side suites on this host (guard rules, validation)"

@@ -30,7 +30,18 @@ def main() -> int:
     values = {"-m", "-k", "-p", "--timeout"}  # options whose value follows them
     options = [a for i, a in enumerate(args)
                if a.startswith("-") or (i and args[i - 1] in values)]
-    return pytest.main([*options, *chosen])  # the ids in place of the paths they came from
+    return pytest.main([*options, *chosen], plugins=[_FailuresAsTheyCome()])  # ids for paths
+
+
+class _FailuresAsTheyCome:
+    """Each failure's id and message as soon as it is known: a part stopped by the command's
+    time limit never reaches pytest's summary (session 39: 42 failures and no reason shown)."""
+
+    def pytest_runtest_logreport(self, report):
+        if report.failed:
+            crash = getattr(report.longrepr, "reprcrash", None)
+            message = crash.message if crash else str(report.longrepr).strip()[-300:]
+            print(f"\nFAILED {report.nodeid} ({report.when}): {message}"[:600], flush=True)
 
 
 if __name__ == "__main__":
