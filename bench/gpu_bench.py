@@ -58,8 +58,10 @@ def evaluate_repeatedly(ev, code: str, ref: str, task: str, count: int, gap_s: f
         t0 = time.perf_counter()
         result = ev.pool.evaluate(req)
         latency = time.perf_counter() - t0
-        if result.stage != "scored":
-            return f"{result.error_class}: {result.feedback[:300]}"
+        if result.stage != "scored":  # which evaluation, and all it said (session 39's H100:
+            # an out_of_memory cut at 300 characters hid which process held the memory)
+            which = "cold" if i == 0 else f"warm #{i}"
+            return f"{result.error_class} ({which} of {count}): {result.feedback}"
         rows.append((latency, result))
         time.sleep(gap_s)  # an RL loop generates the next submission meanwhile: the spare warms up
     return rows

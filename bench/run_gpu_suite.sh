@@ -46,7 +46,7 @@ if [ "$PHASE" = multi ]; then
 fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)"
-GPU_TESTS="tests/test_gpu.py tests/test_worker_operations.py tests/test_timing_gpu.py
+GPU_TESTS="tests/test_gpu.py tests/test_worker_operations.py tests/test_timing_gpu.py tests/test_device_memory.py
   tests/test_fused_compare.py tests/test_perturb.py tests/test_construction_guard.py tests/test_confinement.py
   tests/test_multi_gpu.py"
 # (tests/test_input_placement.py runs with tests2, or with `tests`/`all`)

@@ -27,6 +27,7 @@ from . import perturb as perturbation
 from .correctness import (as_tensors, check_deterministic, check_inputs_unchanged, check_output, clone_inputs,
                           items_of, output_items, output_tolerances, pristine_state, reference_output,
                           restore, shares_memory)
+from .device_memory import out_of_device_memory
 from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
 from .input_placement import InputPlacer
@@ -412,10 +413,13 @@ def evaluate_candidate(req: EvalRequest, profile: dict, workdir: str, progress: 
                     exc = during_check  # the check itself found no memory left (listing /proc)
                 if _out_of_memory(exc):
                     # memory the submission's code holds (or leaked) starves the evaluator's own
-                    # buffers: the submission's fault, and counted as such
+                    # buffers: the submission's fault, and counted as such, unless other
+                    # processes hold it (device_memory.py)
+                    memory = (out_of_device_memory(device, req.language, "the evaluation")
+                              if isinstance(exc, torch.OutOfMemoryError) else "")
                     raise StageFailure(result.stage, "out_of_memory", "the evaluation ran out of "
-                                       "memory after your code ran: your module or kernels hold "
-                                       "memory the evaluation needs") from None
+                                       f"memory after your code ran{memory}: your module or "
+                                       "kernels hold memory the evaluation needs") from None
             raise  # else the evaluator's own failure: internal_error
     except StageFailure as failure:
         result.stage, result.error_class, result.feedback = failure.stage, failure.error_class, failure.feedback
@@ -455,6 +459,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         _check_integrity(snap, COMPILE)
     guard = DispatchGuard(device, candidate_file)
     guard.jit_names = frozenset(report.kernels)
+    guard.language = req.language
     guard.reference_aliases = profile.get("output_aliases")  # what every call's outputs may alias
     if profile.get("replayable") is None:  # a profile cached before it recorded this
         profile = dict(profile, replayable=replayable(reference.get_inputs, device, req.input_seed))
@@ -692,7 +697,9 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
                                + describe_exception(exc, file)) from None
     except BaseException as exc:
         if _out_of_memory(exc):
-            raise StageFailure(CORRECTNESS, "out_of_memory", f"{label}: out of memory: "
+            memory = (out_of_device_memory(device, guard.language, label)  # (or not the submission's)
+                      if isinstance(exc, torch.OutOfMemoryError) else "")
+            raise StageFailure(CORRECTNESS, "out_of_memory", f"{label}: out of memory{memory}: "
                                + describe_exception(exc, file)) from None
         if guard.violation is None and isinstance(guard.kernel_error, KernelMemoryError):
             raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: "

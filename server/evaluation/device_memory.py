@@ -1,0 +1,87 @@
+"""Whose device memory ran out: this evaluation's, or processes beside it.
+
+An out-of-memory error in a step is charged to the submission (its module or kernels hold what
+the evaluation needs). That is wrong when the device's memory is held by other processes: an
+earlier step's process still tearing down tens of GiB, or another user of the GPU. Session 39's
+H100 (80 GB) failed an honest full-size KernelBench ReLU on `torch.empty_like(x)` with 1 GiB
+free and another process reported at 71 GiB, and the step counted as the submission's.
+
+What this process holds is PyTorch's reservation plus its own CUDA context and loaded modules
+(NON_PYTORCH_ALLOWANCE). A Triton submission allocates device memory only through PyTorch (its
+kernels' scratch included), so the rest of what the device reports used is held by other
+processes. A CUDA extension can call cudaMalloc itself: there the rest may be the submission's
+own, and the step stays charged to it, the memory picture in its feedback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import torch
+
+GIB = float(1 << 30)
+# The context, the evaluator's and the submission's loaded kernels, library handles: what one
+# process holds outside PyTorch's allocator (~0.5 GiB for a context on an H100 or H200).
+NON_PYTORCH_ALLOWANCE = 2 * (1 << 30)
+# Held elsewhere past this share of the device (and past MIN_ELSEWHERE): not the submission's.
+ELSEWHERE_SHARE = 0.25
+MIN_ELSEWHERE = 4 * (1 << 30)
+
+
+@dataclasses.dataclass(frozen=True)
+class MemoryPicture:
+    """The device's memory as the driver and this process's allocator report it, in bytes."""
+    total: int
+    free: int
+    reserved: int  # by this process's PyTorch allocator
+    allocated: int  # of that, in live tensors
+
+    @property
+    def elsewhere(self) -> int:
+        """Used on the device beyond this process's reservation and its own allowance."""
+        return max(0, self.total - self.free - self.reserved - NON_PYTORCH_ALLOWANCE)
+
+    def describe(self) -> str:
+        return (f"the device had {self.free / GIB:.1f} of {self.total / GIB:.1f} GiB free; this "
+                f"evaluation's allocator held {self.reserved / GIB:.1f} GiB "
+                f"({self.allocated / GIB:.1f} GiB in live tensors, yours and the evaluator's), and "
+                f"other processes or memory allocated outside PyTorch about "
+                f"{self.elsewhere / GIB:.1f} GiB")
+
+
+def picture(device: torch.device) -> MemoryPicture | None:
+    """The memory picture now, or None off a GPU or where the driver cannot say."""
+    if device.type != "cuda":
+        return None
+    try:
+        free, total = torch.cuda.mem_get_info(device)
+        return MemoryPicture(total, free, torch.cuda.memory_reserved(device),
+                             torch.cuda.memory_allocated(device))
+    except RuntimeError:
+        return None
+
+
+def held_elsewhere(memory: MemoryPicture | None, language: str) -> bool:
+    """Whether a shortage is other processes' doing: a Triton submission's device memory is all
+    in PyTorch's allocator, so what the device reports used beyond it is not the submission's."""
+    if memory is None or language != "triton":
+        return False
+    return memory.elsewhere >= max(ELSEWHERE_SHARE * memory.total, MIN_ELSEWHERE)
+
+
+class MemoryHeldElsewhere(RuntimeError):
+    """The device ran out because other processes hold its memory: the evaluator's failure
+    (internal_error: the turn is not counted)."""
+
+    def __init__(self, memory: MemoryPicture, where: str):
+        super().__init__(f"{where}: out of device memory held outside this evaluation, not by your "
+                         f"submission ({memory.describe()}); submit it again")
+
+
+def out_of_device_memory(device: torch.device, language: str, where: str) -> str:
+    """Called on a device out-of-memory error: raises MemoryHeldElsewhere where other processes
+    hold the memory; else the memory picture, for the submission's feedback ("" off a GPU)."""
+    memory = picture(device)
+    if held_elsewhere(memory, language):
+        raise MemoryHeldElsewhere(memory, where)
+    return f" ({memory.describe()})" if memory is not None else ""
