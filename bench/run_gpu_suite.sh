@@ -12,6 +12,7 @@
 # host tests1a had run 188 of its 201 tests at 600 s, and on session 39's H100 tests1a2 had run
 # 94 of its 100 at 600 s: `tests1a:K/N` runs part K of N (tests1a:2/3, say); `multi` is for a host with two
 # GPUs or more: tests/test_multi_gpu.py and bench/multi_gpu.py, both skipped or trivial on one.)
+# `WORKERS=4 bash bench/run_gpu_suite.sh tests` runs the kernel cases on 4 pytest workers (below).
 # Server-side wheels the host lacks may sit in .whl/ (see ../shared/gpu/wheels.sh). Logs go to
 # $OUT when it is set.
 set -uo pipefail
@@ -62,11 +63,25 @@ case "$PHASE" in
           GPU_TESTS="" ;;
   *) SELECT=() ;;
 esac
+# WORKERS=W (W > 1): the kernel cases marked gpu_parallel first, on W pytest-xdist workers (each
+# its own evaluator on the GPU: compiles and process start-ups overlap), then the rest one at a
+# time. Not yet tried on a GPU (session 39 wrote it after its device time was spent).
+WORKERS=${WORKERS:-1}
+gpu_tests() {  # $1: marker expression, $2: log name, then extra arguments
+  local marks=$1 log=$2
+  shift 2
+  # shellcheck disable=SC2086
+  "${RUN[@]}" "$@" -q -p no:cacheprovider -m "$marks" $GPU_TESTS "${SELECT[@]}" \
+    --timeout 900 -rfE 2>&1 | tee "$LOGS/$log.log" | grep -E "^(FAILED|ERROR)|passed|failed|^part " | cut -c1-300 | head -40
+}
 if [ "$PHASE" != bench ]; then
   echo "== GPU tests"
-  # shellcheck disable=SC2086
-  "${RUN[@]}" -q -p no:cacheprovider -m gpu $GPU_TESTS "${SELECT[@]}" \
-    --timeout 900 -rfE 2>&1 | tee "$LOGS/gpu-tests-$LOG_NAME.log" | grep -E "^(FAILED|ERROR)|passed|failed|^part " | cut -c1-300 | head -40
+  if [ "$WORKERS" -gt 1 ]; then
+    gpu_tests "gpu and gpu_parallel" "gpu-tests-$LOG_NAME-parallel" -n "$WORKERS"
+    gpu_tests "gpu and not gpu_parallel" "gpu-tests-$LOG_NAME"
+  else
+    gpu_tests gpu "gpu-tests-$LOG_NAME"
+  fi
 fi
 if [ "$PHASE" = tests ] || [ "$PHASE" = tests1 ] || [ "$PHASE" = tests1b ] || [ "$PHASE" = all ]; then
   echo "== CPU-side suites on this host (guard rules, validation)"

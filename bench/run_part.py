@@ -3,6 +3,9 @@
 (session 38: 188 of its 201 tests done at the limit).
 
     python3 bench/run_part.py K N [pytest arguments...]
+
+With `-n W` (pytest-xdist, on the GPU machine's image) the part runs on W workers; each failure
+is still printed as it comes (the workers' reports reach this process's hooks).
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ def main() -> int:
     part, parts, args = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
     if not 1 <= part <= parts:
         sys.exit(f"part {part} of {parts}: the part is 1 to {parts}")
-    listed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
-                             *(a for a in args if a != "-q")],  # (-qq lists files, not ids)
+    collect = [a for i, a in enumerate(args)  # (-qq lists files, not ids; no workers to list them)
+               if a != "-q" and a != "-n" and not (i and args[i - 1] == "-n")]
+    listed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", *collect],
                             capture_output=True, text=True).stdout.splitlines()
     ids = [line for line in listed if "::" in line]  # (a test id may hold spaces: not split)
     size = -(-len(ids) // parts)
@@ -27,7 +31,7 @@ def main() -> int:
           flush=True)
     if not chosen:
         return 0
-    values = {"-m", "-k", "-p", "--timeout"}  # options whose value follows them
+    values = {"-m", "-k", "-p", "--timeout", "-n"}  # options whose value follows them
     options = [a for i, a in enumerate(args)
                if a.startswith("-") or (i and args[i - 1] in values)]
     return pytest.main([*options, *chosen], plugins=[_FailuresAsTheyCome()])  # ids for paths

@@ -20,6 +20,19 @@ pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")]
 
 
+# Kernels that need the device to themselves when the suite runs in parallel (bench/run_gpu_suite.sh
+# with WORKERS > 1): they fill its memory, or write past their buffers.
+GPU_ALONE = {"memory_hog_starves_the_evaluator", "huge_alloc", "out_of_bounds_writes_into_reference_inputs"}
+
+
+def parallel(params: list) -> list:
+    """The kernel cases, marked `gpu_parallel` (their verdicts do not depend on having the GPU
+    alone) but for GPU_ALONE: a parallel run gives them to several pytest workers, each with its
+    own evaluator on the same GPU, and runs the rest one at a time after."""
+    return [p if p.id in GPU_ALONE else pytest.param(*p.values, id=p.id, marks=pytest.mark.gpu_parallel)
+            for p in params]
+
+
 @pytest.fixture(scope="module")
 def evaluator():
     """Kernel provenance on every submission (KERNEL_ENV_PROVENANCE=all; the default records CUDA
@@ -38,7 +51,7 @@ def evaluate(evaluator, path):
                                       language=fields.get("language", "triton"))
 
 
-@pytest.mark.parametrize("path", cases("legit") + cases("cuda"))
+@pytest.mark.parametrize("path", parallel(cases("legit") + cases("cuda")))
 def test_kernel_gets_its_verdict_on_the_gpu(evaluator, path):
     fields, result = evaluate(evaluator, path)
     if fields["expect"] != "ok":
@@ -58,7 +71,7 @@ def test_kernel_gets_its_verdict_on_the_gpu(evaluator, path):
     assert result.kernels_seen, "no kernels were recorded"
 
 
-@pytest.mark.parametrize("path", cases("adversarial"))
+@pytest.mark.parametrize("path", parallel(cases("adversarial")))
 def test_adversarial_kernel_is_rejected_on_the_gpu_as_on_cpu(evaluator, path):
     fields, result = evaluate(evaluator, path)
     # `expect_gpu` where a GPU compiler stops the exploit earlier than the interpreter can, or

@@ -901,12 +901,38 @@ def test_a_job_waits_for_exiting_processes_only_where_their_memory_is_missing():
     exiting = subprocess.Popen(["sleep", "1.5"])
     children._unreaped.add(exiting.pid)
     assert exiting.pid in children.exiting()
-    assert children.await_exits([exiting.pid], free_share=0.9) == 0.0  # enough free: no wait
-    waited = children.await_exits([exiting.pid], free_share=0.1)
+    assert children.await_exits([exiting.pid], lambda: 0.9) == 0.0  # enough free: no wait
+    waited = children.await_exits([exiting.pid], lambda: 0.1)
     # (1 s of slack for a loaded host between the start and the wait; not await_exits's 30 s)
     assert 0.5 < waited < 10 and exiting.poll() is not None  # until it had exited (a zombie)
     assert exiting.pid not in children.exiting()  # collected
-    assert children.await_exits([exiting.pid], free_share=0.1) < 0.05  # gone: nothing to wait for
+    assert children.await_exits([exiting.pid], lambda: 0.1) < 0.05  # gone: nothing to wait for
+
+
+def test_a_job_waits_while_the_memory_of_an_exited_process_still_comes_back():
+    """The driver may hand a dead process's device memory back after the process is gone: the
+    wait goes on while the free share rises, and stops once it has stopped rising (SETTLE_S)."""
+    import subprocess
+
+    from server.evaluation import children
+
+    exiting = subprocess.Popen(["sleep", "0.2"])
+    children._unreaped.add(exiting.pid)
+    start = time.monotonic()
+
+    def free_share():  # 10 % free until 1.2 s after the start, then 90 %, in steps
+        return min(0.9, 0.1 + max(0.0, time.monotonic() - start - 0.2) * 0.8)
+
+    waited = children.await_exits([exiting.pid], free_share)
+    assert exiting.poll() is not None and free_share() >= 0.5
+    assert 0.6 < waited < 5  # past the exit, until half the device was free
+    children.reap_finished()
+
+    exiting = subprocess.Popen(["sleep", "0.2"])
+    children._unreaped.add(exiting.pid)
+    waited = children.await_exits([exiting.pid], lambda: 0.1)  # it never comes back: SETTLE_S more
+    assert children.SETTLE_S <= waited < children.SETTLE_S + 5
+    children.reap_finished()
 
 
 def test_a_warm_up_that_failed_is_tried_again_until_it_works_and_then_reported(monkeypatch):

@@ -410,8 +410,7 @@ def _await_job(job_r: int, device: str, forked: float, progress):
             raise RuntimeError("the job's spec file is not the one the worker host wrote")
         spec = json.loads(data)
         if not failed and dev.type == "cuda" and spec.get("exiting"):
-            free, total = torch.cuda.mem_get_info(dev)
-            await_exits([int(pid) for pid in spec["exiting"]], free / total)
+            await_exits([int(pid) for pid in spec["exiting"]], lambda: _free_share(dev))
         if failed:  # the step before this one is over now: its memory is being given back
             _context_again(dev, failed)
             _confine_writes(os.getcwd())
@@ -497,6 +496,13 @@ def _warm_again(dev, first: BaseException | None) -> None:
                                + (f"; last: {_first_line(error)}, {_free_memory(dev)}"
                                   if first is not None else ""))
         time.sleep(0.1)
+
+
+def _free_share(dev) -> float:
+    import torch
+
+    free, total = torch.cuda.mem_get_info(dev)
+    return free / total
 
 
 def _first_line(error: BaseException) -> str:
@@ -633,19 +639,34 @@ def exiting() -> list[int]:
 # could still be tearing down while the next one allocated, and the shortage was charged to the
 # next submission. Waited for in the job's own process, before any of its code runs (a rerun
 # after the fact would give a submission a second draw), and only where less than this share
-# of the device is free (a small step's exit is not waited for).
+# of the device is free (a small step's exit is not waited for). Once they are gone (zombies
+# included), the wait goes on while the device's free memory still rises (by more than
+# SETTLE_STEP of it within SETTLE_S): a driver may hand a dead process's memory back after the
+# process is gone, and on an 80 GB H100 a full-size step has no room to spare (session 39).
 EXIT_WAIT_BELOW = 0.5
 EXIT_WAIT_S = 30.0
+SETTLE_S = 0.5
+SETTLE_STEP = 0.005
 
 
-def await_exits(pids: list[int], free_share: float, timeout_s: float = EXIT_WAIT_S) -> float:
-    """Wait until the given processes have exited (gone, or zombies: their memory is released),
-    when less than EXIT_WAIT_BELOW of the device is free; the seconds waited."""
-    if not pids or free_share >= EXIT_WAIT_BELOW:
+def await_exits(pids: list[int], free_share, timeout_s: float = EXIT_WAIT_S) -> float:
+    """Wait until the given processes have exited (gone, or zombies) and the device's free
+    memory has stopped rising, when less than EXIT_WAIT_BELOW of the device is free;
+    `free_share()` reads that share now. The seconds waited."""
+    if not pids or not any(_state(pid) not in EXITED for pid in pids):
+        return 0.0
+    if free_share() >= EXIT_WAIT_BELOW:
         return 0.0
     start = time.monotonic()
     while any(_state(pid) not in EXITED for pid in pids) and time.monotonic() - start < timeout_s:
         time.sleep(0.002)
+    best, rose = free_share(), time.monotonic()
+    while (best < EXIT_WAIT_BELOW and time.monotonic() - rose < SETTLE_S
+           and time.monotonic() - start < timeout_s):
+        time.sleep(0.01)
+        now = free_share()
+        if now > best + SETTLE_STEP:
+            best, rose = now, time.monotonic()
     return time.monotonic() - start
 
 
