@@ -67,13 +67,17 @@ esac
 # its own evaluator on the GPU: compiles and process start-ups overlap), then the rest one at a
 # time. Not yet tried on a GPU (session 39 wrote it after its device time was spent).
 WORKERS=${WORKERS:-1}
+if [ "$WORKERS" -gt 1 ] && ! python3 -c "import xdist" 2>/dev/null; then
+  echo "WORKERS=$WORKERS needs pytest-xdist (the GPU image has it; not in the dev extras): one at a time"
+  WORKERS=1
+fi
 gpu_tests() {  # $1: marker expression, $2: log name, then extra arguments
   local marks=$1 log=$2
   shift 2
   # shellcheck disable=SC2086
   "${RUN[@]}" "$@" -q -p no:cacheprovider -m "$marks" $GPU_TESTS "${SELECT[@]}" \
-    --timeout 900 -rfE 2>&1 | tee "$LOGS/$log.log" | grep -E "^(FAILED|ERROR)|passed|failed|^part " | cut -c1-300 | head -40
-}
+    --timeout 900 -rfE 2>&1 | tee "$LOGS/$log.log" | grep -E "^(FAILED|ERROR)|passed|failed|^part " | cut -c1-300 | awk 'NR <= 40'
+}  # (awk, not head: head's exit would end the tests with a broken pipe)
 if [ "$PHASE" != bench ]; then
   echo "== GPU tests"
   if [ "$WORKERS" -gt 1 ]; then

@@ -653,10 +653,8 @@ def await_exits(pids: list[int], free_share, timeout_s: float = EXIT_WAIT_S) -> 
     """Wait until the given processes have exited (gone, or zombies) and the device's free
     memory has stopped rising, when less than EXIT_WAIT_BELOW of the device is free;
     `free_share()` reads that share now. The seconds waited."""
-    if not pids or not any(_state(pid) not in EXITED for pid in pids):
-        return 0.0
-    if free_share() >= EXIT_WAIT_BELOW:
-        return 0.0
+    if not pids or free_share() >= EXIT_WAIT_BELOW:  # (gone already: their memory may still
+        return 0.0                                      # be coming back)
     start = time.monotonic()
     while any(_state(pid) not in EXITED for pid in pids) and time.monotonic() - start < timeout_s:
         time.sleep(0.002)

@@ -6,15 +6,20 @@ earlier step's process still tearing down tens of GiB, or another user of the GP
 H100 (80 GB) failed an honest full-size KernelBench ReLU on `torch.empty_like(x)` with 1 GiB
 free and another process reported at 71 GiB, and the step counted as the submission's.
 
-What this process holds is PyTorch's reservation plus its own CUDA context and loaded modules
-(NON_PYTORCH_ALLOWANCE). A Triton submission allocates device memory only through PyTorch (its
+What this process holds is PyTorch's reservation, its own CUDA context and loaded modules
+(NON_PYTORCH_ALLOWANCE), and the local memory the driver reserves for its kernels' stacks and
+register spills (the context's per-thread stack size times every thread the device can hold
+resident: a Triton kernel spilling 77 KB a thread ties up 20 GiB of an H100 that PyTorch never
+counts). A Triton submission allocates device memory only through PyTorch otherwise (its
 kernels' scratch included), so the rest of what the device reports used is held by other
 processes. A CUDA extension can call cudaMalloc itself: there the rest may be the submission's
-own, and the step stays charged to it, the memory picture in its feedback.
+own, and the step stays charged to it, the memory picture in its feedback. Where the stack size
+cannot be read, nothing is excused.
 """
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 
 import torch
@@ -35,16 +40,21 @@ class MemoryPicture:
     free: int
     reserved: int  # by this process's PyTorch allocator
     allocated: int  # of that, in live tensors
+    local: int | None = None  # the driver's local memory for this process's kernels (None: unknown)
 
     @property
     def elsewhere(self) -> int:
-        """Used on the device beyond this process's reservation and its own allowance."""
-        return max(0, self.total - self.free - self.reserved - NON_PYTORCH_ALLOWANCE)
+        """Used on the device beyond this process's reservation, its local memory and its own
+        allowance."""
+        return max(0, self.total - self.free - self.reserved - (self.local or 0)
+                   - NON_PYTORCH_ALLOWANCE)
 
     def describe(self) -> str:
         return (f"the device had {self.free / GIB:.1f} of {self.total / GIB:.1f} GiB free; this "
                 f"evaluation's allocator held {self.reserved / GIB:.1f} GiB "
-                f"({self.allocated / GIB:.1f} GiB in live tensors, yours and the evaluator's), and "
+                f"({self.allocated / GIB:.1f} GiB in live tensors, yours and the evaluator's)"
+                + (f", its kernels' local memory {self.local / GIB:.1f} GiB" if self.local else "")
+                + ", and "
                 f"other processes or memory allocated outside PyTorch about "
                 f"{self.elsewhere / GIB:.1f} GiB")
 
@@ -56,15 +66,48 @@ def picture(device: torch.device) -> MemoryPicture | None:
     try:
         free, total = torch.cuda.mem_get_info(device)
         return MemoryPicture(total, free, torch.cuda.memory_reserved(device),
-                             torch.cuda.memory_allocated(device))
+                             torch.cuda.memory_allocated(device), _local_memory(device))
     except RuntimeError:
         return None
 
 
-def held_elsewhere(memory: MemoryPicture | None, language: str) -> bool:
+CU_LIMIT_STACK_SIZE = 0  # cuda.h's CUlimit
+
+
+def _driver():
+    """The CUDA driver's library, opened once as the evaluator is imported (before any
+    submission's code: a library opened later would look like the submission's doing); None
+    where there is none (a host without a GPU)."""
+    try:
+        return ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return None
+
+
+_LIBCUDA = _driver()
+
+
+def _local_memory(device: torch.device) -> int | None:
+    """The local memory the driver holds for this context's kernels: the per-thread stack size
+    (which grows to the largest spill of a kernel loaded) times the threads the device can hold
+    resident. None where the driver's library or the limit cannot be read."""
+    if _LIBCUDA is None:
+        return None
+    try:
+        per_thread = ctypes.c_size_t()
+        with torch.cuda.device(device):
+            if _LIBCUDA.cuCtxGetLimit(ctypes.byref(per_thread), CU_LIMIT_STACK_SIZE) != 0:
+                return None
+        props = torch.cuda.get_device_properties(device)
+        return per_thread.value * props.multi_processor_count * props.max_threads_per_multi_processor
+    except (AttributeError, RuntimeError):
+        return None
+
+
+def held_elsewhere(memory: MemoryPicture | None, language: str | None) -> bool:
     """Whether a shortage is other processes' doing: a Triton submission's device memory is all
     in PyTorch's allocator, so what the device reports used beyond it is not the submission's."""
-    if memory is None or language != "triton":
+    if memory is None or language != "triton" or memory.local is None:
         return False
     return memory.elsewhere >= max(ELSEWHERE_SHARE * memory.total, MIN_ELSEWHERE)
 
@@ -78,10 +121,10 @@ class MemoryHeldElsewhere(RuntimeError):
                          f"submission ({memory.describe()}); submit it again")
 
 
-def out_of_device_memory(device: torch.device, language: str, where: str) -> str:
+def out_of_device_memory(device: torch.device, language: str | None, where: str) -> str:
     """Called on a device out-of-memory error: raises MemoryHeldElsewhere where other processes
     hold the memory; else the memory picture, for the submission's feedback ("" off a GPU)."""
     memory = picture(device)
-    if held_elsewhere(memory, language):
-        raise MemoryHeldElsewhere(memory, where)
+    if held_elsewhere(memory, language):  # (not chained: formatting the submission's exception
+        raise MemoryHeldElsewhere(memory, where) from None  # would run its code)
     return f" ({memory.describe()})" if memory is not None else ""

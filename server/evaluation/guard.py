@@ -558,7 +558,7 @@ class DispatchGuard:
         self.violation: ForbiddenOperation | None = None
         self.kernel_error: BaseException | None = None  # a kernel's failure, even if caught
         self.jit_names: frozenset = frozenset()  # the static check's @triton.jit functions
-        self.language = "triton"  # the submission's: whose device memory a shortage is (device_memory.py)
+        self.language: str | None = None  # the submission's (None: unknown, nothing excused: device_memory.py)
         self.reference_aliases: list | None = None  # which reference outputs are input memory
         self._entered: list[list] = []
         files = frozenset(self._files)

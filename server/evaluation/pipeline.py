@@ -696,11 +696,8 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
             raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: forward raised "
                                + describe_exception(exc, file)) from None
     except BaseException as exc:
-        if _out_of_memory(exc):
-            memory = (out_of_device_memory(device, guard.language, label)  # (or not the submission's)
-                      if isinstance(exc, torch.OutOfMemoryError) else "")
-            raise StageFailure(CORRECTNESS, "out_of_memory", f"{label}: out of memory{memory}: "
-                               + describe_exception(exc, file)) from None
+        if _out_of_memory(exc) and guard.violation is None:  # (else the guard's verdict, below)
+            raise _memory_failure(exc, guard, device, CORRECTNESS, label) from None
         if guard.violation is None and isinstance(guard.kernel_error, KernelMemoryError):
             raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: "
                                + describe_exception(guard.kernel_error, file)) from None
@@ -725,6 +722,20 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
     check_modes(CORRECTNESS, label)
     check_returned(inputs, out, CORRECTNESS, label, guard.reference_aliases)
     return out
+
+
+def _memory_failure(exc: BaseException, guard: DispatchGuard, device: torch.device, stage: str,
+                    label: str) -> StageFailure:
+    """A forward that ran out of memory: the submission's failure, its feedback with the device's
+    memory picture; or, where other processes hold the memory, the evaluator's
+    (device_memory.MemoryHeldElsewhere raised). Not where the guard or a kernel failed first:
+    their verdict stands, whatever the submission raised after it."""
+    memory = ""
+    if (isinstance(exc, torch.OutOfMemoryError) and guard.violation is None
+            and guard.kernel_error is None):
+        memory = out_of_device_memory(device, guard.language, label)
+    return StageFailure(stage, "out_of_memory", f"{label}: out of memory{memory}: "
+                        + describe_exception(exc, guard.candidate_file))
 
 
 def _check_no_kernel_failure(guard: DispatchGuard, stage: str) -> None:
@@ -1026,6 +1037,8 @@ def _timing(req, reference, reference_side, new_model, guard, device, snap, prof
     except StageFailure as f:
         raise StageFailure(TIMING, f.error_class, f.feedback) from None
     except BaseException as exc:
+        if guard.violation is None and _out_of_memory(exc):
+            raise _memory_failure(exc, guard, device, TIMING, "a timed call") from None
         if guard.violation is None:
             raise StageFailure(TIMING, "runtime_error", "forward failed while being timed: "
                                + describe_exception(exc, guard.candidate_file)) from None
