@@ -427,6 +427,22 @@ def evaluate_candidate(req: EvalRequest, profile: dict, workdir: str, progress: 
     return result
 
 
+def static_refusal(req: EvalRequest, progress: Progress) -> dict | None:
+    """The step's result where the static check refuses the submission (as evaluate_candidate
+    would answer it, but for the device's name, which the host adds), else None. AST only: no
+    submission code runs, so the worker host asks it of a child forked from itself
+    (worker.Host._refused_statically) before a step takes a GPU's warm spare."""
+    result = EvalResult(stage=STATIC_CHECK, device=req.device)
+    try:
+        with _Clock(progress, result).stage(STATIC_CHECK):
+            static_check(req.code, req.language)
+    except StageFailure as failure:
+        result.stage, result.error_class, result.feedback = failure.stage, failure.error_class, failure.feedback
+        result.correct, result.reward = False, 0.0
+        return result.to_dict()
+    return None
+
+
 def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult) -> None:
     with clock.stage(STATIC_CHECK):
         report = static_check(req.code, req.language)

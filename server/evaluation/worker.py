@@ -17,6 +17,7 @@ only, and cached here per (task, reference source, device).
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -97,6 +98,24 @@ class Host:
             except OSError:
                 pass  # no fork now: tried again after the answer
 
+    def _refused_statically(self, req: EvalRequest) -> EvalResult | None:
+        """Where steps wait for this GPU (`req.backlog`), the static check first, in a child
+        forked from this host (no CUDA context, no spare taken, no reference profiled): a
+        submission it refuses is answered in milliseconds and leaves the spare warm for the
+        steps waiting (a refused step took it, and the next waited ~1 s for a new one to warm
+        up). It costs a step that passes ~15-25 ms (the fork, and the check made twice): with
+        no steps waiting, the spare has warmed again before the next step comes, so it is not
+        asked. A check that passes, or a child that died or ran past the stage's limit, leaves
+        the step to its spare, which checks again and reports as before."""
+        outcome = children.run_in_child(functools.partial(_static_refusal, req.to_dict()),
+                                        STATIC_CHECK, req.stage_timeouts, req.memory_limit_gb)
+        payload = outcome.payload
+        if not isinstance(payload, dict) or payload.get("stage") != STATIC_CHECK:
+            return None
+        result = EvalResult.from_dict(payload)
+        refused = result.error_class and result.error_class != "internal_error" and not result.correct
+        return result if refused else None
+
     def close(self) -> None:
         for spare in self.spares:
             spare.discard()
@@ -106,6 +125,11 @@ class Host:
         limits = req.stage_timeouts
         key = hashlib.sha256(f"{req.task_id}\0{req.reference_source}\0{req.device}\0{req.mock}".encode()).hexdigest()
         profile = self.profiles.get(key)
+        refused = self._refused_statically(req) if req.backlog > 0 else None
+        if refused is not None:
+            if profile is not None:
+                refused.device = profile.get("device_name", refused.device)
+            return refused
         if profile is None:
             outcome = self._run({"kind": "profile", "request": req.to_dict()}, req)
             profile = outcome.payload
@@ -131,6 +155,12 @@ class Host:
         error_class, feedback = describe_death(outcome, limits)
         return EvalResult(stage=outcome.stage, error_class=error_class, feedback=feedback,
                           device=profile.get("device_name", ""))
+
+
+def _static_refusal(request: dict, progress) -> dict | None:
+    from .pipeline import static_refusal  # (imported already: the host's own modules)
+
+    return static_refusal(EvalRequest.from_dict(request), progress)
 
 
 def _not_started(outcome: ChildOutcome, limits: dict) -> EvalResult:
