@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One run on a GPU host: the GPU test suite, a server smoke test over loopback, the benchmark.
-# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|tests1|tests1a|tests1a1|tests1a2|tests1a:K/N|tests1b|tests2|bench|multi] [KernelBench task root]
+# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|tests1|tests1a|tests1a1|tests1a2|tests1a:K/N|tests1b|tests2|bench|diagnostics|multi] [KernelBench task root]
 #    or: bash bench/run_gpu_suite.sh sweep <KernelBench task root> [first task index] [levels...]
 #        (bench/kb_sweep.py for 540 s from that index; it prints where it stopped)
 # (`tests` and `bench` split the run in two for hosts that limit one command's duration; `tests1`
@@ -13,6 +13,9 @@
 # 94 of its 100 at 600 s: `tests1a:K/N` runs part K of N (tests1a:2/3, say); `multi` is for a host with two
 # GPUs or more: tests/test_multi_gpu.py and bench/multi_gpu.py, both skipped or trivial on one.)
 # `WORKERS=4 bash bench/run_gpu_suite.sh tests` runs the kernel cases on 4 pytest workers (below).
+# `bench` is the server smoke test, the benchmark and the step profiles; `diagnostics` the timing
+# studies (tail calibration, small-kernel spread, warm-up profile, timing bias), apart since
+# session 39: together they ran past a 600 s command limit.
 # Server-side wheels the host lacks may sit in .whl/ (see ../shared/gpu/wheels.sh). Logs go to
 # $OUT when it is set.
 set -uo pipefail
@@ -78,7 +81,7 @@ gpu_tests() {  # $1: marker expression, $2: log name, then extra arguments
   "${RUN[@]}" "$@" -q -p no:cacheprovider -m "$marks" $GPU_TESTS "${SELECT[@]}" \
     --timeout 900 -rfE 2>&1 | tee "$LOGS/$log.log" | grep -E "^(FAILED|ERROR)|passed|failed|^part " | cut -c1-300 | awk 'NR <= 40'
 }  # (awk, not head: head's exit would end the tests with a broken pipe)
-if [ "$PHASE" != bench ]; then
+if [ "$PHASE" != bench ] && [ "$PHASE" != diagnostics ]; then
   echo "== GPU tests"
   if [ "$WORKERS" -gt 1 ]; then
     gpu_tests "gpu and gpu_parallel" "gpu-tests-$LOG_NAME-parallel" -n "$WORKERS"
@@ -103,6 +106,9 @@ if [ "$PHASE" = all ] || [ "$PHASE" = bench ]; then
       python3 bench/step_profile.py --kernelbench-dir "$KB" --only Frobenius --provenance all
       python3 bench/step_profile.py --only ReLU; } 2>&1 | grep -v -i warn | tee "$LOGS/step-profile.log"
   fi
+fi
+# The diagnostics apart (`diagnostics`): with them, `bench` ran past a 600 s command limit.
+if [ "$PHASE" = all ] || [ "$PHASE" = diagnostics ]; then
   echo "== honest settle tails vs their calibration (bench/tail_calibration.py)"
   python3 bench/tail_calibration.py 2>&1 | grep -v -i warn | tee "$LOGS/tail-calibration.log"
   echo "== a 4 µs kernel between processes, fixed vs moving addresses (bench/small_kernel_spread.py)"
