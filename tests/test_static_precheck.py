@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 SCRIPT = """
 import dataclasses, json
-from server.evaluation import worker
+from server.evaluation import children, worker
 from server.evaluation.protocol import EvalRequest
 from tests.conftest import BUNDLED, kernel_source
 
@@ -29,13 +29,14 @@ first = host.handle(refused)
 kept = host.spares[0].pid == spare
 legit = dataclasses.replace(refused, code=kernel_source("legit", "relu"))
 passes = host._refused_statically(legit) is None
+listed = children.exiting()  # the pre-checks' children: none left for a job to wait for
 alone = host.handle(dataclasses.replace(refused, backlog=0))  # no step waits: the spare checks it
 taken = host.spares[0].pid != spare
 host.close()
 print(json.dumps({"first": [first.stage, first.error_class, first.feedback, first.stage_seconds,
                             first.reward],
                   "alone": [alone.stage, alone.error_class, alone.feedback],
-                  "kept": kept, "passes": passes, "taken": taken}))
+                  "kept": kept, "passes": passes, "taken": taken, "listed": listed}))
 """
 
 
@@ -50,5 +51,6 @@ def test_a_refused_submission_leaves_the_spare_warm_when_steps_wait():
     assert "ModelNew must subclass nn.Module" in feedback and "static_check" in seconds
     assert out["kept"], "the spare was taken by a step the static check refused"
     assert out["passes"], "an honest kernel was refused by the pre-check"
+    assert out["listed"] == [], "a pre-check's child was left for the next job to wait for"
     # the same verdict from the spare's own check, which then took it
     assert out["alone"] == [stage, error_class, feedback] and out["taken"]

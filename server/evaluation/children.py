@@ -671,6 +671,21 @@ def await_exits(pids: list[int], free_share, timeout_s: float = EXIT_WAIT_S) -> 
 EXITED = frozenset({"Z", "X", ""})
 
 
+def reap_now(pid: int, wait_s: float = 1.0) -> None:
+    """Collect a killed child that held no device memory (the worker host's static pre-check)
+    here, so that it is never listed as exiting: a job would wait SETTLE_S for memory it never
+    had. Left to reap_finished if it takes longer than `wait_s` to die."""
+    deadline = time.monotonic() + wait_s
+    while pid in _unreaped and time.monotonic() < deadline:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                _unreaped.discard(pid)
+        except ChildProcessError:
+            _unreaped.discard(pid)
+        if pid in _unreaped:
+            time.sleep(0.001)
+
+
 def reap_finished() -> None:
     """Collect the exit of every killed child that has finished dying (no zombies pile up)."""
     for pid in list(_unreaped):

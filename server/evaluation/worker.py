@@ -107,8 +107,9 @@ class Host:
         no steps waiting, the spare has warmed again before the next step comes, so it is not
         asked. A check that passes, or a child that died or ran past the stage's limit, leaves
         the step to its spare, which checks again and reports as before."""
-        outcome = children.run_in_child(functools.partial(_static_refusal, req.to_dict()),
-                                        STATIC_CHECK, req.stage_timeouts, req.memory_limit_gb)
+        child = children.Child(functools.partial(_static_refusal, req.to_dict()))
+        outcome = child.watch(STATIC_CHECK, req.stage_timeouts, req.memory_limit_gb)
+        children.reap_now(child.pid)  # no device memory: not one for the job to wait for
         payload = outcome.payload
         if not isinstance(payload, dict) or payload.get("stage") != STATIC_CHECK:
             return None
