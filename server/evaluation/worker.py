@@ -107,7 +107,10 @@ class Host:
         no steps waiting, the spare has warmed again before the next step comes, so it is not
         asked. A check that passes, or a child that died or ran past the stage's limit, leaves
         the step to its spare, which checks again and reports as before."""
-        child = children.Child(functools.partial(_static_refusal, req.to_dict()))
+        try:
+            child = children.Child(functools.partial(_static_refusal, req.to_dict()))
+        except OSError:
+            return None  # no fork now (process or descriptor limits): the spare checks it
         outcome = child.watch(STATIC_CHECK, req.stage_timeouts, req.memory_limit_gb)
         children.reap_now(child.pid)  # no device memory: not one for the job to wait for
         payload = outcome.payload
