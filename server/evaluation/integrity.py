@@ -28,6 +28,7 @@ import torch
 import torch.nn.functional as F
 
 from .refused_names import ALLOWED_IMPORTS
+from .word_gather import word_reader
 
 _WATCHED = {
     "torch": torch,
@@ -281,9 +282,12 @@ class ClassVersions:
         tagged = [(cls, _version_tag(cls)) for cls in self.classes]
         self.classes = [cls for cls, tag in tagged if tag]  # (no tag to be had: none to compare)
         self.addresses = [id(cls) + (_TAG_OFFSET or 0) for cls in self.classes]
+        self._gathered = word_reader(self.addresses, ctypes.c_uint)  # (None: one by one)
         self.tags = self._read()
 
     def _read(self) -> list[int]:
+        if self._gathered is not None:
+            return self._gathered()
         return list(map(_VALUE, map(_UINT_AT, self.addresses)))
 
     def changed(self) -> list[str]:

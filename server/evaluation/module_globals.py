@@ -29,6 +29,8 @@ import sys
 import sysconfig
 import types
 
+from .word_gather import word_reader
+
 _LIBRARY_ROOTS = ("torch", "numpy", "triton")
 _STDLIB = sysconfig.get_paths()["stdlib"]
 _OWN_GLOBALS = re.compile(rb"^[ \t]*global[ \t]|\bglobals\(\)", re.M)
@@ -133,12 +135,15 @@ class ModuleGlobals:
         self.names = [name for name, _ in modules]
         self.dicts = [vars(m) for _, m in modules]  # held: their addresses stay theirs
         self.addresses = [id(d) + _TAG_OFFSET for d in self.dicts]
+        self._gathered = word_reader(self.addresses, ctypes.c_uint64, _MASK)  # (None: one by one)
         # a package's globals as they are now: a new tag there may be a submodule's first import
         self.contents = {i: dict(self.dicts[i]) for i, (_, m) in enumerate(modules)
                          if hasattr(m, "__path__")}
         self.tags = self._read()
 
     def _read(self) -> list[int]:
+        if self._gathered is not None:
+            return self._gathered()
         return [tag & _MASK for tag in map(_VALUE, map(_UINT64_AT, self.addresses))]
 
     def changed(self) -> list[str]:
