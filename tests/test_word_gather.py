@@ -46,3 +46,29 @@ def test_the_version_tags_read_as_before_and_a_change_put_back_is_seen():
     setattr(cls, "kernel_env_probe", 1)
     delattr(cls, "kernel_env_probe")
     assert f"{cls.__module__}.{cls.__qualname__}" in classes.changed()
+
+
+def test_the_bindings_compare_the_dicts_set_anew_and_the_evaluators_code():
+    """integrity.Bindings: a namespace dict whose tag is new is compared by what it holds (a
+    replaced function is a change; the same object put back is not, as before: the tags above
+    see that); the evaluator's functions' code is compared at every check."""
+    import torch.nn.functional as F
+
+    from server.evaluation import word_gather
+
+    bindings = integrity.Bindings({})
+    assert bindings.tags is not None and bindings.unchanged()
+    relu = F.relu
+    F.relu = lambda x: x
+    try:
+        assert not bindings.unchanged()
+    finally:
+        F.relu = relu
+    assert bindings.unchanged()
+    code = word_gather.word_reader.__code__
+    word_gather.word_reader.__code__ = (lambda addresses, ctype=None, mask=None: None).__code__
+    try:
+        assert not bindings.unchanged()
+    finally:
+        word_gather.word_reader.__code__ = code
+    assert bindings.unchanged()

@@ -158,8 +158,15 @@ class Bindings:
         self.dicts = _namespace_dicts(extra)  # live: module dicts and class mappingproxies
         self.functions = _evaluator_functions()
         self.lengths = list(map(len, self.dicts))
+        # the dicts' version tags (module_globals.py): none new, nothing in them was set or
+        # deleted, and only the functions' part needs comparing (None: compare everything)
+        self.tags = _dict_tags(self.dicts)
         self.held = self._bound()
         self.addresses = _addresses(self.held)
+        self.code = self._code()
+        self.code_addresses = _addresses(self.code)
+        starts = list(itertools.accumulate((2 * n * _POINTER for n in self.lengths), initial=0))
+        self.spans = list(zip(starts, starts[1:]))  # each dict's part of `addresses`
         self.state = _state()
 
     def _bound(self) -> list:
@@ -167,15 +174,61 @@ class Bindings:
         for d in self.dicts:
             held += d
             held += d.values()
-        held += itertools.chain.from_iterable(map(_CODE, self.functions))
+        held += self._code()
         return held
+
+    def _code(self) -> list:
+        return list(itertools.chain.from_iterable(map(_CODE, self.functions)))
 
     def unchanged(self) -> bool:
         if list(map(len, self.dicts)) != self.lengths:  # a name moved from one dict to another
             return False
-        if _addresses(self._bound()) != self.addresses:
-            return False
+        if self.tags is None:
+            if _addresses(self._bound()) != self.addresses:
+                return False
+        else:  # a dict with a new tag (one of the evaluator's own modules' is, every call):
+            for i in self.tags.changed():  # what it holds now, against what it held
+                d = self.dicts[i]
+                items = list(d)
+                items += d.values()
+                start, end = self.spans[i]
+                if _addresses(items) != self.addresses[start:end]:
+                    return False
+            if _addresses(self._code()) != self.code_addresses:
+                return False
         return _state() == self.state  # after the identities: torch's getters are among them
+
+
+class _DictTags:
+    """The version tags of the dicts under the namespaces (a class's mappingproxy: its type's
+    dict), read in one gather; a dict's tag is new once anything in it was set or deleted."""
+
+    def __init__(self, read):
+        self.read = read
+        self.tags = read()
+
+    def changed(self) -> list[int]:
+        now = self.read()
+        return [] if now == self.tags else [i for i, (a, b) in enumerate(zip(now, self.tags)) if a != b]
+
+
+def _dict_tags(namespaces: list) -> _DictTags | None:
+    """Where every namespace is a dict or a mappingproxy of one and the tags can be read."""
+    from .module_globals import _MASK, _TAG_OFFSET
+
+    if _TAG_OFFSET is None:
+        return None
+    dicts = []
+    for ns in namespaces:
+        if type(ns) is dict:
+            dicts.append(ns)
+            continue
+        inner = gc.get_referents(ns) if type(ns) is types.MappingProxyType else []
+        if len(inner) != 1 or type(inner[0]) is not dict:
+            return None
+        dicts.append(inner[0])
+    read = word_reader([id(d) + _TAG_OFFSET for d in dicts], ctypes.c_uint64, _MASK)
+    return None if read is None else _DictTags(read)
 
 
 def _addresses_by_reading(items: list) -> bytes:
