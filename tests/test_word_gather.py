@@ -72,3 +72,11 @@ def test_the_bindings_compare_the_dicts_set_anew_and_the_evaluators_code():
     finally:
         word_gather.word_reader.__code__ = code
     assert bindings.unchanged()
+    defaults = word_gather.word_reader.__defaults__
+    word_gather.word_reader.__defaults__ = (ctypes.c_uint32, None)
+    try:
+        assert not bindings.unchanged()
+    finally:
+        word_gather.word_reader.__defaults__ = defaults
+    assert bindings.unchanged()
+    assert bindings.code_reader is not None  # (CPython 3.11, 3.12: the fields are read directly)
