@@ -26,6 +26,7 @@ def test_misaligned_addresses_get_no_reader_and_none_get_an_empty_one():
     values = (ctypes.c_uint64 * 4)()
     assert word_reader([ctypes.addressof(values), ctypes.addressof(values) + 4]) is None
     assert word_reader([])() == []
+    assert word_reader([8, 8 + 8 * (1 << 61)]) is None  # past what an array type can describe
 
 
 def test_the_version_tags_read_as_before_and_a_change_put_back_is_seen():

@@ -21,7 +21,8 @@ _DTYPES = {ctypes.c_uint64: np.uint64, ctypes.c_uint32: np.uint32}
 def word_reader(addresses: list[int], ctype=ctypes.c_uint64,
                 mask: int | None = None) -> Callable[[], list[int]] | None:
     """A function returning the words of type `ctype` at `addresses` now (each `& mask` where
-    given), in order; None where the addresses do not share the word's alignment."""
+    given), in order; None where the addresses do not share the word's alignment or span more
+    than an array type can describe."""
     size = ctypes.sizeof(ctype)
     if not addresses:
         return list
@@ -29,7 +30,10 @@ def word_reader(addresses: list[int], ctype=ctypes.c_uint64,
     if any((a - base) % size for a in addresses) or base % size:
         return None
     span = (max(addresses) - base) // size + 1
-    words = np.frombuffer((ctype * span).from_address(base), dtype=_DTYPES[ctype])
+    try:  # (a span past what an array type may describe: read one by one)
+        words = np.frombuffer((ctype * span).from_address(base), dtype=_DTYPES[ctype])
+    except (OverflowError, ValueError, MemoryError):
+        return None
     index = np.fromiter(((a - base) // size for a in addresses), dtype=np.intp, count=len(addresses))
     if mask is None:
         return lambda: words[index].tolist()
