@@ -1,6 +1,6 @@
 """Read many machine words at fixed addresses in one gather: the integrity checks' version tags.
 
-The checks read a version tag from each of ~740 module dicts and ~600 classes after every call
+The checks read a version tag from each of ~740 module dicts and ~400 classes after every call
 they follow. One ctypes object per word made that 1.5 ms (the dicts) and 0.6 ms (the classes) a
 check inside a step on a 2-core host, 11 checks a step. Here a numpy array views the address
 range that spans the words (nothing copied or allocated: a view of memory that is already the
