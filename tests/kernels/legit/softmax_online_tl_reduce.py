@@ -1,6 +1,7 @@
 # task: level1/23_Softmax
 # expect: ok
-# why: online softmax with tl.reduce and a custom @triton.jit combine (max), tl.full, tl.where,
+# why: online softmax with tl.reduce and a custom @triton.jit combine (max; over per-32 maxima from
+#      tl.reshape), tl.full, tl.where,
 #      annotated ints in the kernel signature (n_cols: int), out copied in with .copy_ into a
 #      torch.zeros_like buffer that was .zero_()'d and .fill_()'d first
 import torch
@@ -23,7 +24,10 @@ def softmax_online_kernel(x_ptr, y_ptr, n_cols: int, row_stride: int, BLOCK: tl.
     for c0 in range(0, n_cols, BLOCK):
         cols = c0 + tl.arange(0, BLOCK)
         x = tl.load(x_row + cols, mask=cols < n_cols, other=float("-inf"))
-        m_new = tl.maximum(m, tl.reduce(x, 0, _max_combine))
+        # tl.max over stretches of 32 first: the interpreter runs a custom combine once per
+        # element (4096 a row made this test's correctness stage ~39 s on the 2-core host)
+        part = tl.max(tl.reshape(x, (BLOCK // 32, 32)), axis=1)
+        m_new = tl.maximum(m, tl.reduce(part, 0, _max_combine))
         s = s * tl.exp(m - m_new) + tl.sum(tl.exp(x - m_new), axis=0)
         m = m_new
     for c0 in range(0, n_cols, BLOCK):
