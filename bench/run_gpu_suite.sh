@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One run on a GPU host: the GPU test suite, a server smoke test over loopback, the benchmark.
-# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|tests1|tests1a|tests1a1|tests1a2|tests1a:K/N|tests1b|tests2|bench|diagnostics|multi] [KernelBench task root]
+# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|kernels|serial|tests1|tests1a|tests1a1|tests1a2|tests1a:K/N|tests1b|tests2|bench|diagnostics|multi] [KernelBench task root]
 #    or: bash bench/run_gpu_suite.sh sweep <KernelBench task root> [first task index] [levels...]
 #        (bench/kb_sweep.py for 540 s from that index; it prints where it stopped)
 # (`tests` and `bench` split the run in two for hosts that limit one command's duration; `tests1`
@@ -12,6 +12,8 @@
 # host tests1a had run 188 of its 201 tests at 600 s, and on session 39's H100 tests1a2 had run
 # 94 of its 100 at 600 s: `tests1a:K/N` runs part K of N (tests1a:2/3, say); `multi` is for a host with two
 # GPUs or more: tests/test_multi_gpu.py and bench/multi_gpu.py, both skipped or trivial on one.)
+# `kernels` is test_gpu.py's kernel cases marked gpu_parallel on WORKERS (6 unless set) pytest
+# workers, `serial` every other GPU test one at a time (together: `tests`, ~580 tests).
 # `WORKERS=4 bash bench/run_gpu_suite.sh tests` runs the kernel cases on 4 pytest workers (below).
 # `bench` is the server smoke test, the benchmark and the step profiles; `diagnostics` the timing
 # studies (tail calibration, small-kernel spread, warm-up profile, timing bias), apart since
@@ -54,7 +56,7 @@ GPU_TESTS="tests/test_gpu.py tests/test_worker_operations.py tests/test_timing_g
   tests/test_fused_compare.py tests/test_perturb.py tests/test_construction_guard.py tests/test_confinement.py
   tests/test_multi_gpu.py"
 # (tests/test_input_placement.py runs with tests2, or with `tests`/`all`)
-case "$PHASE" in tests1|tests1a|tests1a1|tests1a2|tests1aK|tests1b) ;; *) GPU_TESTS="$GPU_TESTS tests/test_input_placement.py" ;; esac
+case "$PHASE" in tests1|tests1a|tests1a1|tests1a2|tests1aK|tests1b|kernels) ;; *) GPU_TESTS="$GPU_TESTS tests/test_input_placement.py" ;; esac
 RUN=(python3 bench/run_part.py 1 1)  # (failures shown as they come: a run the time limit stops has no summary)
 case "$PHASE" in tests1a1) RUN=(python3 bench/run_part.py 1 2) ;; tests1a2) RUN=(python3 bench/run_part.py 2 2) ;;
   tests1aK) RUN=(python3 bench/run_part.py "$K" "$N") ;; esac
@@ -64,11 +66,13 @@ case "$PHASE" in
   tests1b) SELECT=(-k "not adversarial") GPU_TESTS="${GPU_TESTS/tests\/test_gpu.py /}" ;;
   tests2) SELECT=(tests/test_gpu.py tests/test_input_placement.py -k "adversarial or clean or test_input_placement")
           GPU_TESTS="" ;;
+  kernels) SELECT=() GPU_TESTS="tests/test_gpu.py" ;;
   *) SELECT=() ;;
 esac
 # WORKERS=W (W > 1): the kernel cases marked gpu_parallel first, on W pytest-xdist workers (each
 # its own evaluator on the GPU: compiles and process start-ups overlap), then the rest one at a
 # time. Not yet tried on a GPU (session 39 wrote it after its device time was spent).
+[ "$PHASE" = kernels ] && WORKERS=${WORKERS:-6}
 WORKERS=${WORKERS:-1}
 if [ "$WORKERS" -gt 1 ] && ! python3 -c "import xdist" 2>/dev/null; then
   echo "WORKERS=$WORKERS needs pytest-xdist (the GPU image has it; not in the dev extras): one at a time"
@@ -83,14 +87,19 @@ gpu_tests() {  # $1: marker expression, $2: log name, then extra arguments
 }  # (awk, not head: head's exit would end the tests with a broken pipe)
 if [ "$PHASE" != bench ] && [ "$PHASE" != diagnostics ]; then
   echo "== GPU tests"
-  if [ "$WORKERS" -gt 1 ]; then
+  if [ "$PHASE" = kernels ]; then  # the parallel kernel cases alone (`serial` runs the rest)
+    if [ "$WORKERS" -gt 1 ]; then gpu_tests "gpu and gpu_parallel" "gpu-tests-kernels" -n "$WORKERS"
+    else gpu_tests "gpu and gpu_parallel" "gpu-tests-kernels"; fi
+  elif [ "$PHASE" = serial ]; then
+    gpu_tests "gpu and not gpu_parallel" "gpu-tests-serial"
+  elif [ "$WORKERS" -gt 1 ]; then
     gpu_tests "gpu and gpu_parallel" "gpu-tests-$LOG_NAME-parallel" -n "$WORKERS"
     gpu_tests "gpu and not gpu_parallel" "gpu-tests-$LOG_NAME"
   else
     gpu_tests gpu "gpu-tests-$LOG_NAME"
   fi
 fi
-if [ "$PHASE" = tests ] || [ "$PHASE" = tests1 ] || [ "$PHASE" = tests1b ] || [ "$PHASE" = all ]; then
+if [ "$PHASE" = tests ] || [ "$PHASE" = tests1 ] || [ "$PHASE" = tests1b ] || [ "$PHASE" = serial ] || [ "$PHASE" = all ]; then
   echo "== CPU-side suites on this host (guard rules, validation)"
   python3 -m pytest -q -p no:cacheprovider tests/test_worker_operations.py tests/test_worker_validation.py 2>&1 | tail -1
 fi

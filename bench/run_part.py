@@ -41,7 +41,15 @@ class _FailuresAsTheyCome:
     """Each failure's id and message as soon as it is known: a part stopped by the command's
     time limit never reaches pytest's summary (session 39: 42 failures and no reason shown)."""
 
+    def __init__(self):
+        self.done = self.failed = 0
+
     def pytest_runtest_logreport(self, report):
+        if report.when == "call" or (report.failed or report.skipped) and report.when == "setup":
+            self.done += 1
+            self.failed += report.failed
+            if self.done % 50 == 0:  # how far a run got, should the time limit stop it
+                print(f"\nprogress: {self.done} done, {self.failed} failed", flush=True)
         if report.failed:
             crash = getattr(report.longrepr, "reprcrash", None)
             message = crash.message if crash else str(report.longrepr).strip()[-300:]
