@@ -9,14 +9,17 @@ import triton.language as tl
 
 
 @triton.jit
-def argmax_kernel(x_ptr, out_ptr, R, C, stride_b, stride_r, stride_c, BLOCK_R: tl.constexpr):
-    pid = tl.program_id(0)
-    b = pid // C
-    c = pid % C
+def argmax_kernel(x_ptr, out_ptr, R, C, stride_b, stride_r, stride_c,
+                  BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+    # one (BLOCK_R, BLOCK_C) tile per program: a column's argmax over the reduced dim (axis 0)
+    b = tl.program_id(0)
+    c = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)
     r = tl.arange(0, BLOCK_R)
-    vals = tl.load(x_ptr + b * stride_b + r * stride_r + c * stride_c, mask=r < R, other=-float("inf"))
+    m = (r[:, None] < R) & (c[None, :] < C)
+    vals = tl.load(x_ptr + b * stride_b + r[:, None] * stride_r + c[None, :] * stride_c, mask=m,
+                   other=-float("inf"))
     idx = tl.argmax(vals, axis=0)
-    tl.store(out_ptr + pid, idx.to(tl.int64))
+    tl.store(out_ptr + b * C + c, idx.to(tl.int64), mask=c < C)
 
 
 class ModelNew(nn.Module):
@@ -29,6 +32,7 @@ class ModelNew(nn.Module):
         assert x.dim() == 3 and dim == 1, "kernel written for the task's (B, R, C) / dim=1"
         B, R, C = x.shape
         out = torch.empty((B, C), device=x.device, dtype=torch.long)
-        argmax_kernel[(B * C,)](x, out, R, C, x.stride(0), x.stride(1), x.stride(2),
-                                BLOCK_R=triton.next_power_of_2(R))
+        BLOCK_C = min(triton.next_power_of_2(C), 64)
+        argmax_kernel[(B, triton.cdiv(C, BLOCK_C))](x, out, R, C, x.stride(0), x.stride(1), x.stride(2),
+                                                    BLOCK_R=triton.next_power_of_2(R), BLOCK_C=BLOCK_C)
         return out

@@ -10,16 +10,20 @@ import triton.language as tl
 
 
 @triton.jit
-def max_cols_kernel(x_ptr, y_ptr, R, C, stride_r, stride_c, BLOCK_R: tl.constexpr, EVEN: tl.constexpr):
+def max_cols_kernel(x_ptr, y_ptr, R, C, stride_r, stride_c, BLOCK_R: tl.constexpr,
+                    BLOCK_C: tl.constexpr, EVEN: tl.constexpr):
     tl.static_assert(BLOCK_R >= 16)
-    col = tl.program_id(0)
-    assert col >= 0
+    pid = tl.program_id(0)
+    assert pid >= 0
+    col = pid * BLOCK_C + tl.arange(0, BLOCK_C)  # BLOCK_C columns a program, each a max over R
     r = tl.arange(0, BLOCK_R)
     if EVEN:
-        v = tl.load(x_ptr + r * stride_r + col * stride_c)
+        v = tl.load(x_ptr + r[:, None] * stride_r + col[None, :] * stride_c, mask=col[None, :] < C,
+                    other=float("-inf"))
     else:
-        v = tl.load(x_ptr + r * stride_r + col * stride_c, mask=r < R, other=float("-inf"))
-    tl.store(y_ptr + col, tl.max(v, axis=0))
+        v = tl.load(x_ptr + r[:, None] * stride_r + col[None, :] * stride_c,
+                    mask=(r[:, None] < R) & (col[None, :] < C), other=float("-inf"))
+    tl.store(y_ptr + col, tl.max(v, axis=0), mask=col < C)
 
 
 class ModelNew(nn.Module):
@@ -32,9 +36,10 @@ class ModelNew(nn.Module):
         # (B, R, C) -> per batch a (C, R) view through .T of the (R, C) slice; strides passed
         out = torch.empty_strided((B, C), (C, 1), device=x.device, dtype=x.dtype)
         BLOCK_R = triton.next_power_of_2(R)
+        BLOCK_C = min(triton.next_power_of_2(C), 64)
         for b in range(B):
             xb = x[b].T  # (C, R) view
             ob = out.data[b]
-            max_cols_kernel[(C,)](xb, ob, R, C, xb.stride(1), xb.stride(0),
-                                  BLOCK_R=BLOCK_R, EVEN=(R == BLOCK_R))
+            max_cols_kernel[(triton.cdiv(C, BLOCK_C),)](xb, ob, R, C, xb.stride(1), xb.stride(0),
+                                                        BLOCK_R=BLOCK_R, BLOCK_C=BLOCK_C, EVEN=(R == BLOCK_R))
         return out

@@ -12,13 +12,15 @@ import triton.language as tl
 
 
 @triton.jit
-def row_mean_kernel(x_ptr, y_ptr, R, scale, BLOCK_R: tl.constexpr):
-    row = tl.program_id(0)
-    acc = tl.zeros((BLOCK_R,), dtype=tl.float32)
+def row_mean_kernel(x_ptr, y_ptr, rows, R, scale, ROWS: tl.constexpr, BLOCK_R: tl.constexpr):
+    # ROWS contiguous rows per program (the interpreter the CPU tests use pays per program)
+    row = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    acc = tl.zeros((ROWS, BLOCK_R), dtype=tl.float32)
     for r0 in range(0, R, BLOCK_R):
         r = r0 + tl.arange(0, BLOCK_R)
-        acc += tl.load(x_ptr + row * R + r, mask=r < R, other=0.0)
-    tl.store(y_ptr + row, tl.sum(acc, axis=0) * scale)
+        acc += tl.load(x_ptr + row[:, None] * R + r[None, :], mask=(row[:, None] < rows) & (r[None, :] < R),
+                       other=0.0)
+    tl.store(y_ptr + row, tl.sum(acc, axis=1) * scale, mask=row < rows)
 
 
 class ModelNew(nn.Module):
@@ -34,5 +36,6 @@ class ModelNew(nn.Module):
         BLOCK_R = 64
         n_chunks = int(math.ceil(R / BLOCK_R))
         assert n_chunks >= 1
-        row_mean_kernel[(rows,)](xt, y, R, 1.0 / R, BLOCK_R=BLOCK_R)
+        ROWS = 32
+        row_mean_kernel[(triton.cdiv(rows, ROWS),)](xt, y, rows, R, 1.0 / R, ROWS=ROWS, BLOCK_R=BLOCK_R)
         return y.view(B, C)
