@@ -24,7 +24,8 @@ def main() -> int:
                if a != "-q" and a != "-n" and not (i and args[i - 1] == "-n")]
     listed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", *collect],
                             capture_output=True, text=True).stdout.splitlines()
-    ids = [line for line in listed if "::" in line]  # (a test id may hold spaces: not split)
+    # (a test id may hold spaces: not split; a warning's indented lines may hold "::" too)
+    ids = [line for line in listed if "::" in line and not line[:1].isspace()]
     size = -(-len(ids) // parts)
     chosen = ids[(part - 1) * size:part * size]
     print(f"part {part} of {parts}: {len(chosen)} of {len(ids)} tests, from {chosen[:1]}",

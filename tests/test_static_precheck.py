@@ -13,8 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 SCRIPT = """
-import dataclasses, json
-from server.evaluation import children, worker
+import dataclasses, json, time
+from server.evaluation import children, pipeline, worker  # (imported before the host forks: worker.main)
 from server.evaluation.protocol import EvalRequest
 from tests.conftest import BUNDLED, kernel_source
 
@@ -32,11 +32,15 @@ passes = host._refused_statically(legit) is None
 listed = children.exiting()  # the pre-checks' children: none left for a job to wait for
 alone = host.handle(dataclasses.replace(refused, backlog=0))  # no step waits: the spare checks it
 taken = host.spares[0].pid != spare
+check = pipeline.static_check  # a check slower than the pre-check's own limit (a large file)
+pipeline.static_check = lambda *args: (time.sleep(worker.PRECHECK_LIMIT_S + 1.0), check(*args))[1]
+overran = host._refused_statically(refused) is None  # left to the spare's check
 host.close()
 print(json.dumps({"first": [first.stage, first.error_class, first.feedback, first.stage_seconds,
                             first.reward],
                   "alone": [alone.stage, alone.error_class, alone.feedback],
-                  "kept": kept, "passes": passes, "taken": taken, "listed": listed}))
+                  "kept": kept, "passes": passes, "taken": taken, "listed": listed,
+                  "overran": overran}))
 """
 
 
@@ -54,3 +58,5 @@ def test_a_refused_submission_leaves_the_spare_warm_when_steps_wait():
     assert out["listed"] == [], "a pre-check's child was left for the next job to wait for"
     # the same verdict from the spare's own check, which then took it
     assert out["alone"] == [stage, error_class, feedback] and out["taken"]
+    # a pre-check past its own limit (PRECHECK_LIMIT_S) answers nothing: the spare checks alone
+    assert out["overran"]

@@ -15,6 +15,15 @@ kernels' scratch included), so the rest of what the device reports used is held 
 processes. A CUDA extension can call cudaMalloc itself: there the rest may be the submission's
 own, and the step stays charged to it, the memory picture in its feedback. Where the stack size
 cannot be read, nothing is excused.
+
+Only a shortage PyTorch's allocator itself met is excused (red-team pass 79: a forward raising
+`torch.OutOfMemoryError` itself, beside a crowded device, bought uncounted turns): the allocator
+tells an observer attached here of every request it could not meet, with the request's size, and
+the step is excused only if such a request came since the step began and would have fit in the
+memory free then plus what others hold (a request past that fails on an empty device too). And
+what others hold is at most what was held outside this process as the step began, before any
+submission code: memory its `__init__` had libraries hold outside PyTorch's allocator (handles,
+plans; pass 79) is not taken for another process's.
 """
 
 from __future__ import annotations
@@ -34,6 +43,13 @@ MIN_ELSEWHERE = 4 * (1 << 30)
 
 
 @dataclasses.dataclass(frozen=True)
+class AllocatorOom:
+    """A request PyTorch's allocator could not meet, as its out-of-memory observer told it."""
+    requested: int  # bytes asked for (rounded as the allocator rounds them)
+    free: int  # the device's free bytes as the allocator gave up
+
+
+@dataclasses.dataclass(frozen=True)
 class MemoryPicture:
     """The device's memory as the driver and this process's allocator report it, in bytes."""
     total: int
@@ -41,6 +57,8 @@ class MemoryPicture:
     reserved: int  # by this process's PyTorch allocator
     allocated: int  # of that, in live tensors
     local: int | None = None  # the driver's local memory for this process's kernels (None: unknown)
+    oom: AllocatorOom | None = None  # the allocator's last unmet request this step (None: none)
+    held_before: int | None = None  # `elsewhere` as the step began (None: not read)
 
     @property
     def elsewhere(self) -> int:
@@ -64,9 +82,10 @@ def picture(device: torch.device) -> MemoryPicture | None:
     if device.type != "cuda":
         return None
     try:
-        free, total = torch.cuda.mem_get_info(device)
-        return MemoryPicture(total, free, torch.cuda.memory_reserved(device),
-                             torch.cuda.memory_allocated(device), _local_memory(device))
+        free, total = _mem_get_info(device)
+        return MemoryPicture(total, free, _reserved(device), _allocated(device),
+                             _local_memory(device), step_oom(),
+                             _WATCH["held_before"])
     except RuntimeError:
         return None
 
@@ -85,31 +104,79 @@ def _driver():
 
 
 _LIBCUDA = _driver()
+# Everything an out-of-memory error's picture calls, bound now, before any submission code: a
+# name looked up at the error would go through whatever the submission left in its place.
+_GET_LIMIT = getattr(_LIBCUDA, "cuCtxGetLimit", None)
+if _GET_LIMIT is not None:
+    _GET_LIMIT.argtypes = (ctypes.POINTER(ctypes.c_size_t), ctypes.c_int)
+    _GET_LIMIT.restype = ctypes.c_int
+_mem_get_info, _reserved, _allocated = (torch.cuda.mem_get_info, torch.cuda.memory_reserved,
+                                        torch.cuda.memory_allocated)
+_on_device, _properties = torch.cuda.device, torch.cuda.get_device_properties
 
 
 def _local_memory(device: torch.device) -> int | None:
     """The local memory the driver holds for this context's kernels: the per-thread stack size
     (which grows to the largest spill of a kernel loaded) times the threads the device can hold
     resident. None where the driver's library or the limit cannot be read."""
-    if _LIBCUDA is None:
+    if _GET_LIMIT is None:
         return None
     try:
         per_thread = ctypes.c_size_t()
-        with torch.cuda.device(device):
-            if _LIBCUDA.cuCtxGetLimit(ctypes.byref(per_thread), CU_LIMIT_STACK_SIZE) != 0:
+        with _on_device(device):
+            if _GET_LIMIT(ctypes.byref(per_thread), CU_LIMIT_STACK_SIZE) != 0:
                 return None
-        props = torch.cuda.get_device_properties(device)
+        props = _properties(device)
         return per_thread.value * props.multi_processor_count * props.max_threads_per_multi_processor
     except (AttributeError, RuntimeError):
         return None
 
 
+# The allocator's unmet requests in this process (the observer appends; a list, not a rebound
+# name: the evaluator's module globals are watched for changes) and where this step's begin.
+_OOMS: list[AllocatorOom] = []
+_WATCH = {"attached": False, "step_start": 0, "held_before": None}
+
+
+def _observe(device: int, requested: int, total: int, free: int) -> None:
+    """The allocator's out-of-memory observer (it calls it as it raises, the GIL taken)."""
+    _OOMS.append(AllocatorOom(int(requested), int(free)))
+
+
+def watch(device: torch.device) -> None:
+    """At a step's start, before any submission code: the observer attached (once a process,
+    once CUDA's allocator exists; torch.cuda.init() starts it) and the step's unmet requests
+    counted from here. Where it cannot be attached (another allocator backend), no shortage is
+    ever excused."""
+    _WATCH["step_start"], _WATCH["held_before"] = len(_OOMS), None
+    if device.type != "cuda":
+        return
+    if not _WATCH["attached"]:
+        try:
+            torch.cuda.init()
+            torch._C._cuda_attach_out_of_memory_observer(_observe)
+            _WATCH["attached"] = True
+        except (AttributeError, RuntimeError):
+            return
+    before = picture(device)
+    _WATCH["held_before"] = before.elsewhere if before is not None else None
+
+
+def step_oom() -> AllocatorOom | None:
+    """The allocator's last unmet request since the step began (None: none)."""
+    return _OOMS[-1] if len(_OOMS) > _WATCH["step_start"] else None
+
+
 def held_elsewhere(memory: MemoryPicture | None, language: str | None) -> bool:
     """Whether a shortage is other processes' doing: a Triton submission's device memory is all
-    in PyTorch's allocator, so what the device reports used beyond it is not the submission's."""
-    if memory is None or language != "triton" or memory.local is None:
+    in PyTorch's allocator, so what the device reports used beyond it is not the submission's;
+    and the allocator itself failed this step, on a request that would have fit without them."""
+    if (memory is None or language != "triton" or memory.local is None or memory.oom is None
+            or memory.held_before is None):
         return False
-    return memory.elsewhere >= max(ELSEWHERE_SHARE * memory.total, MIN_ELSEWHERE)
+    others = min(memory.elsewhere, memory.held_before)
+    return (others >= max(ELSEWHERE_SHARE * memory.total, MIN_ELSEWHERE)
+            and memory.oom.requested <= memory.oom.free + others)
 
 
 class MemoryHeldElsewhere(RuntimeError):

@@ -27,7 +27,7 @@ from . import perturb as perturbation
 from .correctness import (as_tensors, check_deterministic, check_inputs_unchanged, check_output, clone_inputs,
                           items_of, output_items, output_tolerances, pristine_state, reference_output,
                           restore, shares_memory)
-from .device_memory import out_of_device_memory
+from .device_memory import out_of_device_memory, watch as watch_device_memory
 from .feedback import describe_exception
 from .guard import DispatchGuard, ForbiddenOperation, autotune_configs_pruned, install_interpreter_hooks
 from .input_placement import InputPlacer
@@ -450,6 +450,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         return mock_score(req, profile, result)
     kernels = _kernel_check(req, device, report)
     with clock.stage(COMPILE):
+        watch_device_memory(device)  # the allocator's unmet requests from here (device_memory.py)
         if device.type == "cpu":
             install_interpreter_hooks()
         if req.language == "cuda":
