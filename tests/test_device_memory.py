@@ -97,13 +97,31 @@ def test_memory_held_outside_pytorch_since_the_step_began_is_not_another_process
     assert held_elsewhere(released, "triton")
 
 
+def test_the_allocators_own_fragments_are_not_the_submissions():
+    """The allocator held 71 GiB as it gave up, 30 GiB of it in live tensors: the 41 GiB of
+    pieces it could not release or use are its fragmentation, whoever is around."""
+    fragmented = MemoryPicture(total=gib(79.18), free=gib(1.05), reserved=gib(71.3), allocated=gib(24.0),
+                               local=0, held_before=0,
+                               oom=AllocatorOom(gib(6.0), gib(1.05), reserved=gib(71.3), allocated=gib(30.0)))
+    assert held_elsewhere(fragmented, "triton")  # (no other process: held_before 0)
+    assert "asked 6.00 GiB while the allocator held 71.3 GiB, 30.0 GiB in live tensors" in fragmented.describe()
+
+
+def test_live_tensors_as_the_allocator_gave_up_are_the_submissions():
+    """75.5 GiB in live tensors when the request failed: the error unwound and freed them before
+    the picture was taken (allocated 6.0 there), but the counts read at the failure decide."""
+    hog = dataclasses.replace(H100_OWN_HOG, allocated=gib(6.0),
+                              oom=AllocatorOom(gib(6.0), gib(1.05), reserved=gib(76.0), allocated=gib(75.5)))
+    assert not held_elsewhere(hog, "triton")
+
+
 def test_the_observer_counts_a_steps_unmet_requests_from_its_start():
     device_memory._observe(0, gib(3), gib(80), gib(1))  # as the allocator calls it
-    assert device_memory.step_oom() == AllocatorOom(gib(3), gib(1))
+    assert device_memory.step_oom().requested == gib(3) and device_memory.step_oom().free == gib(1)
     device_memory.watch(torch.device("cpu"))  # a new step: what came before is not its own
     assert device_memory.step_oom() is None
     device_memory._observe(0, gib(5), gib(80), gib(2))
-    assert device_memory.step_oom() == AllocatorOom(gib(5), gib(2))
+    assert device_memory.step_oom().requested == gib(5) and device_memory.step_oom().free == gib(2)
     device_memory.watch(torch.device("cpu"))
 
 
