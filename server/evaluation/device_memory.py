@@ -190,9 +190,10 @@ def step_oom() -> AllocatorOom | None:
 
 
 def held_elsewhere(memory: MemoryPicture | None, language: str | None) -> bool:
-    """Whether a shortage is other processes' doing: a Triton submission's device memory is all
-    in PyTorch's allocator, so what the device reports used beyond it is not the submission's;
-    and the allocator itself failed this step, on a request that would have fit without them."""
+    """Whether a shortage is not the submission's doing: a Triton submission's device memory is
+    all in PyTorch's allocator's live tensors, so other processes' memory (what the device reports
+    used beyond this process) and the allocator's fragments are not its own; the allocator itself
+    failed this step, on a request that would have fit without those."""
     if (memory is None or language != "triton" or memory.local is None or memory.oom is None
             or memory.held_before is None):
         return False
