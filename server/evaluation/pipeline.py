@@ -713,7 +713,8 @@ def _guarded_forward(model, inputs: list, guard: DispatchGuard, device: torch.de
             raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: forward raised "
                                + describe_exception(exc, file)) from None
     except BaseException as exc:
-        if _out_of_memory(exc) and guard.violation is None:  # (else the guard's verdict, below)
+        # (the guard's or a failed kernel's verdict first, whatever the submission raised after)
+        if _out_of_memory(exc) and guard.violation is None and guard.kernel_error is None:
             raise _memory_failure(exc, guard, device, CORRECTNESS, label) from None
         if guard.violation is None and isinstance(guard.kernel_error, KernelMemoryError):
             raise StageFailure(CORRECTNESS, "runtime_error", f"{label}: "
