@@ -6,6 +6,7 @@ Configuration comes from the environment (server/config.py); a bad value stops s
 
 from __future__ import annotations
 
+import json
 import sys
 
 from server.config import Config, ConfigError, load_config
@@ -73,9 +74,11 @@ def create_kernel_app(config: Config | None = None):
         MCP: no tools, and no sessions made here."""
         try:
             body = await request.json()
-        except ValueError:
+        except (ValueError, RecursionError):  # malformed, or nested past the parser's limit
             body = None
         request_id = body.get("id") if isinstance(body, dict) else None
+        if not (type(request_id) is int or (type(request_id) is str and _encodable(request_id))):
+            request_id = None  # (a lone surrogate echoed back made the reply unserialisable: 500)
         if isinstance(body, dict) and body.get("method") == "tools/list":
             return JSONResponse({"jsonrpc": "2.0", "id": request_id, "result": {"tools": []}})
         return JSONResponse({"jsonrpc": "2.0", "id": request_id, "error": {
@@ -91,11 +94,33 @@ def create_kernel_app(config: Config | None = None):
     app.add_middleware(BodyLimit)
     app.add_middleware(NoWebSocketMcp)
 
+    from fastapi.encoders import jsonable_encoder
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import Response
+
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+
+    def ascii_json(status: int, detail, headers=None) -> Response:
+        """FastAPI's error body, escaped to ASCII: errors echo the input, and a lone surrogate
+        in a field that failed validation made the default reply a 500 (red-team pass 80)."""
+        if status < 200 or status in (204, 304):
+            return Response(status_code=status, headers=headers)
+        body = json.dumps({"detail": jsonable_encoder(detail)}, ensure_ascii=True)
+        return Response(body, status_code=status, headers=headers, media_type="application/json")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request, exc: RequestValidationError):
+        return ascii_json(422, exc.errors())
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request, exc: StarletteHTTPException):
+        return ascii_json(exc.status_code, exc.detail, getattr(exc, "headers", None))
+
     @app.exception_handler(EpisodeError)
     async def episode_error(_request, exc: EpisodeError):
         """A call the episode cannot accept (unknown task, step before reset, ...) is the
         client's error: 400 with what was wrong, as the WebSocket path reports it."""
-        return JSONResponse(status_code=400, content={"detail": str(exc)})
+        return ascii_json(400, str(exc))  # (it may quote the client's own text)
 
     @app.get("/tasks", tags=["kernel_env"])
     def list_tasks() -> dict:
@@ -142,6 +167,14 @@ def _logging_to_stderr(uvicorn) -> dict:
     config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
     config["handlers"]["access"]["stream"] = "ext://sys.stderr"
     return config
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 if __name__ == "__main__":

@@ -105,7 +105,13 @@ class WorkerHost:
             env=env, text=True, bufsize=1, start_new_session=True,
         )
         self.started_at = start_time(self.proc.pid)
-        line = self.proc.stdout.readline()  # {"event": "ready"} once torch and triton are imported
+        # {"event": "ready"} once torch and triton are imported; a host that hangs on its way
+        # there must not hold its slot (and the steps queued for it) forever
+        line = _readline_with_timeout(self.proc, START_TIMEOUT_S)
+        if line is None:
+            self.stop()
+            raise RuntimeError(f"worker for {self.device} did not report ready within "
+                               f"{START_TIMEOUT_S:.0f} s")
         if not line:
             raise RuntimeError(f"worker for {self.device} exited during start-up (code {self.proc.wait()})")
         self.ready.set()

@@ -121,6 +121,24 @@ class NoWebSocketMcp:
         await self.app(scope, filtered_receive, send)
 
 
+def _holds_a_lone_surrogate(value) -> bool:
+    """Whether any key or string in the parsed message cannot be encoded as UTF-8."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+    return False
+
+
 def _is_mcp(message: dict) -> bool:
     text = message.get("text")
     # Only a message that could spell "mcp" is parsed again (a step's 2 MiB was parsed twice);
@@ -146,15 +164,28 @@ _OBJECT_OPENS = re.compile(r"\s*\{")
 _BRACKETS_TO_PARSE = 256
 
 
+# A UTF-16 surrogate escaped in a JSON string (`\ud800`): one without its pair parses to a str
+# that cannot be encoded, and OpenEnv's loop, echoing a field that failed validation in its error
+# reply, could not serialise that reply and ended the session (red-team pass 80). Pairs (what
+# json.dumps makes of an emoji) are one character once parsed, and pass.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 def _past_parser_limits(text: str) -> str | None:
     """Why OpenEnv's loop cannot take `text` though it may be well-formed JSON (nested past
-    Python's recursion limit, an integer past its digit limit, not an object), else None."""
+    Python's recursion limit, an integer past its digit limit, not an object, a lone surrogate
+    in a string), else None."""
+    surrogates = _SURROGATE_ESCAPE.search(text) is not None
     if (_OBJECT_OPENS.match(text) and text.count("[") + text.count("{") < _BRACKETS_TO_PARSE
-            and not _LONG_DIGITS.search(text)):
+            and not _LONG_DIGITS.search(text) and not surrogates):
         return None
     try:
-        if not isinstance(json.loads(text), dict):
+        parsed = json.loads(text)
+        if not isinstance(parsed, dict):
             return "a message is a JSON object with a `type` (reset, step, state or close)"
+        if surrogates and _holds_a_lone_surrogate(parsed):
+            return ("a string holds a lone surrogate (a UTF-16 \\ud800-\\udfff escape without "
+                    "its pair); strings must be valid Unicode")
     except RecursionError:
         return "nested too deeply for the server's parser; messages nest a few levels at most"
     except json.JSONDecodeError:

@@ -18,12 +18,17 @@ from server.header_deadline import HeaderDeadlineProtocol
 DEADLINE = 0.5
 
 
+BIG = 1 << 20  # the response to GET /big
+
+
 async def app(scope, receive, send):
     if scope["type"] == "http":
-        await receive()
+        while (await receive()).get("more_body"):
+            pass
+        body = b"x" * BIG if scope["path"] == "/big" else b"ok"
         await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-length", b"2")]})
-        await send({"type": "http.response.body", "body": b"ok"})
+                    "headers": [(b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
     elif scope["type"] == "websocket":
         await receive()  # connect
         await send({"type": "websocket.accept"})
@@ -37,7 +42,8 @@ async def app(scope, receive, send):
 @pytest.fixture(scope="module")
 def served():
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(header_deadline, "HEADER_SECONDS", DEADLINE)
+        for name in ("HEADER_SECONDS", "BODY_SECONDS", "WRITE_STALL_SECONDS"):
+            patch.setattr(header_deadline, name, DEADLINE)
         probe = socket.socket()
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -118,3 +124,38 @@ def test_prompt_requests_and_a_quiet_websocket_outlive_the_deadline(served):
             await ws.send("still here")
             return await ws.recv()
     assert asyncio.run(quiet()) == "still here"
+
+
+def test_a_body_that_never_comes_is_cut_off_and_a_prompt_one_is_answered(served):
+    """Headers in, `Content-Length` promised, the body trickled or never sent (red-team pass
+    80: each such connection held a descriptor for as long as the client liked)."""
+    with socket.create_connection(("127.0.0.1", served)) as stalled:
+        stalled.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000\r\n\r\n")
+        start = time.monotonic()
+        assert _closed_after(stalled, DEADLINE * 10)
+        assert DEADLINE * 0.8 < time.monotonic() - start < DEADLINE * 8
+    with socket.create_connection(("127.0.0.1", served)) as prompt:
+        prompt.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
+        time.sleep(DEADLINE * 0.5)
+        prompt.sendall(b"hello")
+        assert _response(prompt).startswith(b"HTTP/1.1 200")
+
+
+def test_a_client_that_does_not_read_its_responses_is_cut_off(served):
+    """Pipelined requests whose responses are never read fill the server's send buffer (pass
+    80: 3,000 of them held 38 MB): past the write-stall deadline the connection is aborted,
+    not left to wait for a reader."""
+    pipelined = 64  # 64 MiB of responses: far past every buffer between server and client
+    with socket.socket() as greedy:
+        greedy.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        greedy.connect(("127.0.0.1", served))
+        greedy.sendall(b"GET /big HTTP/1.1\r\nHost: x\r\n\r\n" * pipelined)
+        time.sleep(DEADLINE * 6)  # not reading: the server waits to write, then gives up
+        received = 0
+        greedy.settimeout(DEADLINE * 10)
+        try:
+            while chunk := greedy.recv(1 << 20):
+                received += len(chunk)
+        except ConnectionResetError:
+            pass
+        assert received < pipelined * BIG / 2, received

@@ -130,3 +130,24 @@ def test_each_worker_host_and_its_evaluations_run_on_their_own_cpus():
             assert all(_affinity(c) == set(share) for c in children)
     finally:
         pool.shutdown()
+
+
+def test_a_host_that_never_reports_ready_is_stopped_and_the_step_answered(monkeypatch, tmp_path):
+    """A worker host hung before its ready line (red-team pass 80, read in the code: start-up
+    waited without a limit, holding its slot and every step queued for it)."""
+    import types
+
+    from server import pool as pool_module
+
+    hung = tmp_path / "hung_python"
+    hung.write_text("#!/bin/sh\nexec sleep 60\n")
+    hung.chmod(0o755)
+    monkeypatch.setattr(pool_module, "START_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(pool_module, "sys", types.SimpleNamespace(executable=str(hung), stderr=None))
+    pool = WorkerPool(["cpu"], step_timeout_s=60)
+    host = pool.hosts[0]
+    started = time.monotonic()
+    result = pool.evaluate(EvalRequest(code="x", reference_source="", task_id="t", device="cpu"))
+    assert time.monotonic() - started < 30
+    assert result.error_class == "internal_error" and "did not report ready" in result.feedback
+    assert host.proc is None  # the hung process killed, its slot free for the next step

@@ -19,3 +19,16 @@ def test_many_runs_just_under_the_limit_are_one_pass_over_the_message():
     message = '{"type": "step", "data": {"code": "' + code + '"}}'
     assert _LONG_DIGITS.search(message) is None
     assert _past_parser_limits(message) is None  # an object the loop parses: it answers it
+
+
+def test_a_lone_surrogate_is_refused_and_a_pair_passes():
+    """A lone `\\ud800` in a field OpenEnv's loop echoes back made its error reply unserialisable,
+    and the loop ended the session (red-team pass 80); an emoji, escaped as a pair, is fine."""
+    import json
+
+    for text in ('{"type": "step", "data": {"code": "x", "foo": "\\ud800"}}',
+                 '{"type": "state", "data": {"\\udfff": 1}}',
+                 '{"type": "step", "data": {"code": ["\\ud83d"]}}'):
+        assert "surrogate" in _past_parser_limits(text), text
+    assert _past_parser_limits(json.dumps({"type": "step", "data": {"code": "print('\U0001F600')"}})) is None
+    assert _past_parser_limits('{"type": "step", "data": {"code": "a\\\\ud800"}}') is None  # an escaped backslash

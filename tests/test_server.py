@@ -113,6 +113,34 @@ def test_http_reset_and_step_answer_bad_calls_with_400(cpu_server):
     assert status == 400 and "task_id must be a string" in body["detail"]
 
 
+def test_http_inputs_with_lone_surrogates_or_deep_nesting_get_an_answer_not_a_500(cpu_server):
+    """A lone surrogate escaped in a field that fails validation, echoed in the error reply, made
+    it unserialisable (500, a traceback); so did one in /mcp's `id`, and /mcp's body nested past
+    the parser's limit (red-team pass 80)."""
+    import urllib.error
+    import urllib.request
+
+    def post(path: str, text: str) -> tuple[int, dict]:
+        request = urllib.request.Request(cpu_server["url"] + path, data=text.encode(),
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as reply:
+                return reply.status, json.loads(reply.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    status, body = post("/reset", '{"seed": "\\ud800"}')
+    assert status == 422 and body["detail"], body
+    status, body = post("/reset", '{"task_id": "\\ud800"}')  # an EpisodeError quoting it
+    assert status == 400 and "unknown task_id" in body["detail"], body
+    status, body = post("/step", '{"action": {"code": "x", "foo": "\\ud800"}}')
+    assert status == 422 and body["detail"], body
+    status, body = post("/mcp", '{"jsonrpc": "2.0", "id": "\\ud800", "method": "tools/list"}')
+    assert (status, body["id"], body["result"]) == (200, None, {"tools": []})
+    status, body = post("/mcp", "[" * 100_000 + "]" * 100_000)
+    assert status == 200 and body["error"]["code"] == -32601
+
+
 def test_requests_the_server_does_not_serve_are_refused_before_they_cost_anything(cpu_server):
     """No MCP routes (sessions made over HTTP held slots no WebSocket used), no request body
     past the limit (it was parsed whole), and no server path in GET /tasks."""
@@ -437,13 +465,16 @@ def test_messages_past_the_json_parsers_limits_get_an_answer_and_the_session_goe
             replies = []
             for text in ("[" * 100_000 + "]" * 100_000,
                          '{"type": "reset", "data": {"seed": ' + "7" * 5000 + "}}",
-                         '["reset"]', "not json"):
+                         '["reset"]', "not json",
+                         # a lone surrogate in a field that fails validation (red-team pass 80)
+                         '{"type": "step", "data": {"code": "x", "foo": "\\ud800"}}'):
                 await ws.send(text)
                 replies.append(json.loads(await ws.recv()))
             await ws.send(json.dumps({"type": "reset", "data": {"task_id": "level1/19_ReLU"}}))
             replies.append(json.loads(await ws.recv()))
             return replies
-    nested, digits, a_list, not_json, reset = asyncio.run(play())
+    nested, digits, a_list, not_json, surrogate, reset = asyncio.run(play())
+    assert surrogate["data"]["code"] == "INVALID_JSON" and "surrogate" in surrogate["data"]["message"]
     assert nested["data"]["code"] == "INVALID_JSON" and "nested too deeply" in nested["data"]["message"]
     assert digits["data"]["code"] == "INVALID_JSON" and "4300" in digits["data"]["message"]
     assert a_list["data"]["code"] == "INVALID_JSON" and "JSON object" in a_list["data"]["message"]
