@@ -91,19 +91,23 @@ def test_bad_code_is_rejected_without_spending_a_turn(cpu_server, code, message)
         assert env.state().turn == 0
 
 
-def test_http_reset_and_step_answer_bad_calls_with_400(cpu_server):
-    """The HTTP endpoints report a call the episode cannot accept as the client's error."""
+def _post(url: str, text: str) -> tuple[int, dict]:
+    """POST `text` as JSON: the status and the parsed reply, an error's included."""
     import urllib.error
     import urllib.request
 
+    request = urllib.request.Request(url, data=text.encode(), headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_http_reset_and_step_answer_bad_calls_with_400(cpu_server):
+    """The HTTP endpoints report a call the episode cannot accept as the client's error."""
     def post(path: str, body: dict) -> tuple[int, dict]:
-        request = urllib.request.Request(cpu_server["url"] + path, data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=30) as reply:
-                return reply.status, json.loads(reply.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
+        return _post(cpu_server["url"] + path, json.dumps(body))
 
     status, body = post("/reset", {"task_id": "level1/999_Nope"})
     assert status == 400 and "unknown task_id" in body["detail"]
@@ -117,17 +121,8 @@ def test_http_inputs_with_lone_surrogates_or_deep_nesting_get_an_answer_not_a_50
     """A lone surrogate escaped in a field that fails validation, echoed in the error reply, made
     it unserialisable (500, a traceback); so did one in /mcp's `id`, and /mcp's body nested past
     the parser's limit (red-team pass 80)."""
-    import urllib.error
-    import urllib.request
-
     def post(path: str, text: str) -> tuple[int, dict]:
-        request = urllib.request.Request(cpu_server["url"] + path, data=text.encode(),
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=30) as reply:
-                return reply.status, json.loads(reply.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
+        return _post(cpu_server["url"] + path, text)
 
     status, body = post("/reset", '{"seed": "\\ud800"}')
     assert status == 422 and body["detail"], body
