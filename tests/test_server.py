@@ -394,6 +394,25 @@ def test_each_log_record_is_one_write(tmp_path):
     assert (tmp_path / "log.jsonl").read_text() == stream.writes[0]
 
 
+def test_the_log_file_is_rotated_past_its_limit(tmp_path):
+    """A server runs for days, and a client resetting in a loop wrote 337 KB/s (red-team pass
+    80): past the limit the file moves to `.1` (replacing the last) and a new one begins."""
+    import io
+
+    from server.eval_log import EvalLog
+
+    path = tmp_path / "log.jsonl"
+    log = EvalLog(path, stream=io.StringIO(), max_file_bytes=1000)
+    line = len(json.dumps({"ts": round(time.time(), 3), "event": "reset", "n": 10})) + 1
+    for i in range(int(2.5 * 1000 / line)):  # the limit passed twice, the last file half full
+        log.write(event="reset", n=i)
+    older, newer = (tmp_path / "log.jsonl.1").read_text(), path.read_text()
+    numbers = [json.loads(x)["n"] for x in (older + newer).splitlines()]
+    assert numbers == list(range(numbers[0], i + 1)) and numbers[0] > 0  # the oldest file gone
+    assert 1000 <= len(older) < 1000 + line and len(newer) < 1000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.jsonl", "log.jsonl.1"]
+
+
 @pytest.fixture(scope="module")
 def uvicorn_served():
     """The app as openenv.yaml names it (`uvicorn server.app:app`, no `ws_max_size` of ours),
