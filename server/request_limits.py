@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
 DRAINED_BYTES = 64 * 1024 * 1024  # a mistaken big body gets its answer; a flood is cut off
@@ -89,9 +90,22 @@ class NoWebSocketMcp:
             await send({"type": "websocket.send", "text": json.dumps({"type": "error", "data": {
                 "message": message, "code": code}})})
 
+        gone = {"closed": False}  # the client disconnected, or a close was sent to it
+
+        async def tracked_send(message):
+            if message["type"] == "websocket.close":
+                gone["closed"] = True
+            try:
+                await send(message)
+            except OSError:  # uvicorn's ClientDisconnected: the client is gone
+                gone["closed"] = True
+                raise
+
         async def filtered_receive():
             while True:
                 message = await receive()
+                if message["type"] == "websocket.disconnect":
+                    gone["closed"] = True
                 if message["type"] != "websocket.receive":
                     return message
                 size = len(message.get("text") or message.get("bytes") or b"")
@@ -118,7 +132,15 @@ class NoWebSocketMcp:
                     continue
                 return message
 
-        await self.app(scope, filtered_receive, send)
+        try:
+            await self.app(scope, filtered_receive, tracked_send)
+        except Exception as exc:  # noqa: BLE001
+            if not gone["closed"]:
+                raise
+            # A step's reply to a client that left while it ran has nowhere to go: OpenEnv's loop
+            # let the send's error out, two tracebacks a client in the log (red-team pass 80).
+            print(f"kernel_env: a WebSocket session's client left before its reply "
+                  f"({type(exc).__name__}: {exc})", file=sys.stderr, flush=True)
 
 
 def _holds_a_lone_surrogate(value) -> bool:

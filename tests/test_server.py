@@ -294,6 +294,29 @@ def test_one_server_scores_honest_kernels_and_survives_every_exploit(cpu_server)
                 assert obs.feedback
 
 
+def test_a_client_gone_mid_step_leaves_no_traceback_and_the_next_step_runs(cpu_server):
+    """A client that vanished while its step ran: the step's reply has nowhere to go, which
+    OpenEnv's loop raised as an unhandled error, two tracebacks a client in the server's log
+    (red-team pass 80). One line says so now; the next session's step runs as usual."""
+    async def vanish():
+        ws = await websockets.connect(cpu_server["url"].replace("http", "ws") + "/ws")
+        await ws.send(json.dumps({"type": "reset", "data": {"task_id": "level1/19_ReLU"}}))
+        await ws.recv()
+        await ws.send(json.dumps({"type": "step", "data": {"code": kernel_source("legit", "relu")}}))
+        await asyncio.sleep(0.3)
+        ws.transport.abort()  # gone without a close frame
+    start = cpu_server["stdout"].stat().st_size
+    asyncio.run(vanish())
+    with KernelEnv(base_url=cpu_server["url"]).sync() as env:  # queued behind the vanished step
+        env.reset(task_id="level1/19_ReLU")
+        assert env.step(KernelAction(code=kernel_source("legit", "relu"))).observation.stage == "scored"
+    time.sleep(1.0)
+    with open(cpu_server["stdout"], "rb") as f:
+        f.seek(start)
+        printed = f.read().decode(errors="replace")
+    assert "Traceback" not in printed and "Exception in ASGI application" not in printed, printed[-3000:]
+
+
 def _worker_hosts(server_pid: int) -> list[int]:
     """The server's worker host processes (its children running server.evaluation.worker)."""
     hosts = []
