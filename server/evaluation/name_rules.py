@@ -13,6 +13,7 @@ import logging
 import string
 import sys
 import types
+import warnings
 
 from .cuda_sources import CLOCKS_REASON
 from .own_attributes import misused_class, own_accesses, plain_class_accesses
@@ -327,6 +328,8 @@ def _chain(name: str, load: bool = True, classes: bool = True):
         found = vars(value).get(part)
         if found is None and load and isinstance(value, types.ModuleType):
             found = _submodule(value, part)
+            if found is None:
+                found = _forwarded(value, part)
         if found is None:
             return
         value = found
@@ -387,20 +390,69 @@ def _submodule(module: types.ModuleType, part: str):
         return None
 
 
+def _forwarded(module: types.ModuleType, part: str):
+    """What an allowed package's module hands out for `part` through its own `__getattr__`
+    (numpy 2's `numpy.core.*` shims forward every name to `numpy._core`), as a submission's
+    attribute read would get it: unseen, `numpy.core.records.fromfile`, which opens and reads
+    any file, passed as a name nothing was known of (red-team pass 80's follow-up)."""
+    hook = vars(module).get("__getattr__")
+    if (hook is None or part.startswith("_")
+            or module.__name__.split(".")[0] not in ALLOWED_IMPORTS):
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return hook(part)
+    except Exception:  # noqa: BLE001 - no such name: the chain stops, as before
+        return None
+
+
 _forbidden_objects: dict[int, tuple[object, str]] = {}
 
 
 _LOGGING_OBJECTS = (logging.Filterer, logging.Manager, logging.PlaceHolder, logging.LoggerAdapter)
 
 
+def prime_forbidden_objects() -> None:
+    """Fill the table of forbidden objects once: each forbidden name that names a function or
+    class (not a module) is resolved with its module imported. Resolving only what was loaded
+    missed a forbidden function whose own module was not, though the object was reachable under
+    another name (red-team pass 80's review of pass 79's finding: `numpy.rec.fromfile`, from
+    `numpy.rec`, unloaded, is `numpy.core.records.fromfile`, and that name passed). The worker
+    host calls it before it forks, so no step pays for the imports."""
+    if _forbidden_objects:
+        return
+    for forbidden, reason in FORBIDDEN_NAMES.items():
+        obj = _resolve(forbidden, load=False)
+        if obj is None and _names_an_attribute(forbidden):
+            obj = _resolve(forbidden)  # its module imported (an allowed package's, or nothing)
+        if obj is not None and not isinstance(obj, types.ModuleType):
+            _forbidden_objects[id(obj)] = (obj, reason)
+
+
+# Modules not imported to fill the table: importing torch.utils.cpp_extension counts the CUDA
+# devices, which poisons the worker host's later forks for CUDA (build_gate.install imports it
+# in the evaluation process); its names are refused as they are written.
+NOT_PRIMED = ("torch.utils.cpp_extension",)
+
+
+def _names_an_attribute(name: str) -> bool:
+    """Whether `a.b.c` names something in module `a.b` rather than a module of its own (whose
+    import, a forbidden package's, is not made here)."""
+    if "." not in name or name.split(".")[0] not in ALLOWED_IMPORTS:
+        return False
+    if any(name == m or name.startswith(m + ".") for m in NOT_PRIMED):
+        return False
+    try:
+        return importlib.util.find_spec(name) is None
+    except (ImportError, ValueError, AttributeError):  # a parent that is not a package
+        return True
+
+
 def _forbidden_object_reason(name: str) -> str | None:
     """A forbidden class or function under another name (`torch.mtia.Stream` is `torch.Stream`,
     `torch.mtia.Event` is `torch.Event`), a subclass of a forbidden class, or a logger (below)."""
-    if not _forbidden_objects:
-        for forbidden, reason in FORBIDDEN_NAMES.items():
-            obj = _resolve(forbidden, load=False)  # what is not loaded cannot be aliased yet
-            if obj is not None and not isinstance(obj, types.ModuleType):
-                _forbidden_objects[id(obj)] = (obj, reason)
+    prime_forbidden_objects()
     obj = _resolve(name)
     if obj is None or isinstance(obj, types.ModuleType):
         return None

@@ -255,6 +255,8 @@ def main(argv=None) -> None:
     else:  # the interpreter compiles nothing
         prime_triton()
     from .module_globals import ModuleGlobals
+    from .name_rules import prime_forbidden_objects
+    prime_forbidden_objects()  # the static check's table of refused objects, once, for every child
     ModuleGlobals()  # which modules' globals are watched: their files read once, here, not per step
     unconfined = confinement.unavailable_reason() or children.confinement_works(args.device)
     if unconfined:
