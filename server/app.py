@@ -69,6 +69,8 @@ def create_kernel_app(config: Config | None = None):
 
     from fastapi.responses import JSONResponse
 
+    from server.request_limits import holds_a_lone_surrogate
+
     async def mcp(request):
         """OpenEnv's JSON-RPC endpoint (the standard's validator asks for it), answered without
         MCP: no tools, and no sessions made here."""
@@ -77,7 +79,8 @@ def create_kernel_app(config: Config | None = None):
         except (ValueError, RecursionError):  # malformed, or nested past the parser's limit
             body = None
         request_id = body.get("id") if isinstance(body, dict) else None
-        if not (type(request_id) is int or (type(request_id) is str and _encodable(request_id))):
+        if not (type(request_id) is int
+                or (type(request_id) is str and not holds_a_lone_surrogate(request_id))):
             request_id = None  # (a lone surrogate echoed back made the reply unserialisable: 500)
         if isinstance(body, dict) and body.get("method") == "tools/list":
             return JSONResponse({"jsonrpc": "2.0", "id": request_id, "result": {"tools": []}})
@@ -167,14 +170,6 @@ def _logging_to_stderr(uvicorn) -> dict:
     config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
     config["handlers"]["access"]["stream"] = "ext://sys.stderr"
     return config
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-        return True
-    except UnicodeEncodeError:
-        return False
 
 
 if __name__ == "__main__":

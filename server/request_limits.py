@@ -143,7 +143,7 @@ class NoWebSocketMcp:
                   f"({type(exc).__name__}: {exc})", file=sys.stderr, flush=True)
 
 
-def _holds_a_lone_surrogate(value) -> bool:
+def holds_a_lone_surrogate(value) -> bool:
     """Whether any key or string in the parsed message cannot be encoded as UTF-8."""
     stack = [value]
     while stack:
@@ -205,7 +205,7 @@ def _past_parser_limits(text: str) -> str | None:
         parsed = json.loads(text)
         if not isinstance(parsed, dict):
             return "a message is a JSON object with a `type` (reset, step, state or close)"
-        if surrogates and _holds_a_lone_surrogate(parsed):
+        if surrogates and holds_a_lone_surrogate(parsed):
             return ("a string holds a lone surrogate (a UTF-16 \\ud800-\\udfff escape without "
                     "its pair); strings must be valid Unicode")
     except RecursionError:

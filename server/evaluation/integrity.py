@@ -27,6 +27,7 @@ import warnings
 import torch
 import torch.nn.functional as F
 
+from .module_globals import _MASK as _DICT_TAG_MASK, _TAG_OFFSET as _DICT_TAG_OFFSET
 from .refused_names import ALLOWED_IMPORTS
 from .word_gather import word_reader
 
@@ -161,10 +162,10 @@ class Bindings:
         # the dicts' version tags (module_globals.py): none new, nothing in them was set or
         # deleted, and only the functions' part needs comparing (None: compare everything)
         self.tags = _dict_tags(self.dicts)
-        self.held = self._bound()
-        self.addresses = _addresses(self.held)
         self.code = self._code()
         self.code_addresses = _addresses(self.code)
+        self.held = self._bound(self.code)
+        self.addresses = _addresses(self.held)
         # the same three pointers read off the function objects in one gather (None: by _code)
         self.code_reader = (word_reader([id(f) + k for f in self.functions for k in _FUNCTION_FIELDS])
                             if _FUNCTION_FIELDS else None)
@@ -173,12 +174,12 @@ class Bindings:
         self.spans = list(zip(starts, starts[1:]))  # each dict's part of `addresses`
         self.state = _state()
 
-    def _bound(self) -> list:
+    def _bound(self, code: list | None = None) -> list:
         held = []
         for d in self.dicts:
             held += d
             held += d.values()
-        held += self._code()
+        held += self._code() if code is None else code
         return held
 
     def _code(self) -> list:
@@ -237,9 +238,7 @@ class _DictTags:
 
 def _dict_tags(namespaces: list) -> _DictTags | None:
     """Where every namespace is a dict or a mappingproxy of one and the tags can be read."""
-    from .module_globals import _MASK, _TAG_OFFSET
-
-    if _TAG_OFFSET is None:
+    if _DICT_TAG_OFFSET is None:
         return None
     dicts = []
     for ns in namespaces:
@@ -250,7 +249,7 @@ def _dict_tags(namespaces: list) -> _DictTags | None:
         if len(inner) != 1 or type(inner[0]) is not dict:
             return None
         dicts.append(inner[0])
-    read = word_reader([id(d) + _TAG_OFFSET for d in dicts], ctypes.c_uint64, _MASK)
+    read = word_reader([id(d) + _DICT_TAG_OFFSET for d in dicts], ctypes.c_uint64, _DICT_TAG_MASK)
     return None if read is None else _DictTags(read)
 
 
