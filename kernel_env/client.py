@@ -24,6 +24,8 @@ from kernel_env.models import KernelAction, KernelObservation, KernelState
 # A step can queue behind other sessions' evaluations and then build a CUDA extension (~30 s)
 # before correctness and timing; 60 s (OpenEnv's default) is too short.
 DEFAULT_MESSAGE_TIMEOUT_S = 1800.0
+# The server's close code for a session its client left idle (server/idle_sessions.py)
+IDLE_CLOSE_CODE = 4408
 
 
 def proxy_auth_headers(env: Optional[dict] = None) -> Dict[str, str]:
@@ -54,7 +56,16 @@ class KernelEnv(EnvClient[KernelAction, KernelObservation, KernelState]):
 
     async def _send_and_receive(self, message: Dict[str, Any]) -> Dict[str, Any]:
         """As EnvClient's, but a validation error names the fields and what was wrong, and a
-        server that refused the session (CAPACITY_REACHED) says so even if it closed first."""
+        server that refused the session (CAPACITY_REACHED) says so even if it closed first; a
+        closed connection's error carries the server's close code and reason. OpenEnv's client
+        connects again for any call after the server closed its connection: a `reset` starts a
+        new session there, but a `step` or `state` would meet a new session without an episode,
+        so after an idle close they say what happened instead."""
+        ws = self._ws
+        if (message.get("type") != "reset" and ws is not None
+                and getattr(ws, "close_code", None) == IDLE_CLOSE_CODE):
+            raise RuntimeError(f"Server closed this session ({ws.close_reason}); its episode is "
+                               "gone: reset to start a new one")
         try:
             await self._send(message)
         except ConnectionClosed:
@@ -63,7 +74,9 @@ class KernelEnv(EnvClient[KernelAction, KernelObservation, KernelState]):
             response = await self._receive()
         except ConnectionClosed as exc:
             raise RuntimeError(f"Server closed the connection ({exc}); past the session cap "
-                               "the server answers CAPACITY_REACHED") from None
+                               "the server answers CAPACITY_REACHED, and it closes a session "
+                               "left idle past KERNEL_ENV_IDLE_TIMEOUT_S (code 4408): connect "
+                               "again and reset") from None
         if response.get("type") == "error":
             data = response.get("data", {})
             details = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}"

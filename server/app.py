@@ -56,7 +56,8 @@ def create_kernel_app(config: Config | None = None):
         env_cls, KernelAction, KernelObservation, env_name="kernel_env", state_cls=KernelState,
         # No idle reaper: it freed the slot of a connected WebSocket whose session went on
         # playing, so the cap no longer held (red-team pass 47). A session lasts as long as its
-        # connection; a dropped one is found by the WebSocket's pings and frees its slot.
+        # connection; a dropped one is found by the WebSocket's pings and frees its slot, and
+        # an idle one is closed (server/idle_sessions.py).
         concurrency_config=ConcurrencyConfig(max_concurrent_envs=config.max_sessions,
                                              session_timeout=None),
     )
@@ -94,8 +95,12 @@ def create_kernel_app(config: Config | None = None):
     from server.kernel_environment import EpisodeError
     from server.request_limits import BodyLimit, NoWebSocketMcp
 
+    from server.idle_sessions import IdleClose
+
     app.add_middleware(BodyLimit)
     app.add_middleware(NoWebSocketMcp)
+    # outermost: its clock sees the client's messages as they come, the filtered ones too
+    app.add_middleware(IdleClose, timeout_s=config.idle_timeout_s)
 
     from fastapi.encoders import jsonable_encoder
     from fastapi.exceptions import RequestValidationError

@@ -44,6 +44,7 @@ class Config:
     nominal_gpu: str = "H100 SXM"
     provenance: str = "all"
     spares: int = 2
+    idle_timeout_s: float = 1800.0  # a WebSocket session with no message this long is closed; 0: never
     port: int = 8000
 
 
@@ -187,5 +188,6 @@ def load_config(env: dict | None = None) -> Config:
         nominal_gpu=nominal,
         provenance=_choice(env, "KERNEL_ENV_PROVENANCE", "all", PROVENANCE_MODES),
         spares=_int(env, "KERNEL_ENV_SPARES", 2, 1, 8),
+        idle_timeout_s=_float(env, "KERNEL_ENV_IDLE_TIMEOUT_S", 1800.0, 0.0, 7 * 86400.0),
         port=_int(env, "PORT", 8000, 1, 65535),
     )

@@ -17,6 +17,7 @@ def test_defaults_on_a_machine_without_kernelbench():
     assert cfg.max_turns == 4 and cfg.max_sessions == 64 and cfg.reward == "speedup"
     assert cfg.roofline_reject == 0.8 and cfg.gpus == (0,) and cfg.eval_log is None
     assert cfg.evaluator in ("gpu", "cpu") and cfg.provenance == "all"
+    assert cfg.idle_timeout_s == 1800
 
 
 def test_values_are_parsed():
@@ -25,11 +26,12 @@ def test_values_are_parsed():
                        "KERNEL_ENV_REWARD": "roofline", "KERNEL_ENV_ROOFLINE_REJECT": "0.5",
                        "KERNEL_ENV_EVAL_LOG": "/tmp/x.jsonl",
                        "KERNEL_ENV_STAGE_TIMEOUTS": "compile=600,timing=30",
-                       "KERNEL_ENV_PROVENANCE": "cuda"})
+                       "KERNEL_ENV_PROVENANCE": "cuda", "KERNEL_ENV_IDLE_TIMEOUT_S": "0"})
     assert cfg.gpus == (0, 2, 3) and cfg.evaluator == "mock" and cfg.max_turns == 6
     assert cfg.reward == "roofline" and cfg.roofline_reject == 0.5
     assert cfg.stage_timeouts["compile"] == 600 and cfg.stage_timeouts["timing"] == 30
     assert str(cfg.eval_log) == "/tmp/x.jsonl" and cfg.provenance == "cuda"
+    assert cfg.idle_timeout_s == 0  # never
 
 
 def test_sessions_are_not_reaped_while_connected(monkeypatch):
@@ -68,6 +70,8 @@ def test_sessions_are_not_reaped_while_connected(monkeypatch):
     ("KERNEL_ENV_NOMINAL_GPU", "RTX 9090", "H100 SXM"),
     ("KERNEL_ENV_EVAL_LOG", "/nonexistent/dir/eval.jsonl", "writable directory"),
     ("KERNEL_ENV_PROVENANCE", "sometimes", "cuda, all, off"),
+    ("KERNEL_ENV_IDLE_TIMEOUT_S", "-5", "0.0..604800.0"),
+    ("KERNEL_ENV_IDLE_TIMEOUT_S", "soon", "not a number"),
 ])
 def test_bad_values_name_the_variable_and_valid_values(var, value, named):
     with pytest.raises(ConfigError) as err:

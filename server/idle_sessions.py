@@ -1,0 +1,63 @@
+"""Close a WebSocket session its client has left idle, so that its slot is freed.
+
+A session lasts as long as its connection (app.py: OpenEnv's idle reaper freed the slots of live
+sessions, so it is off). A client that keeps its connection open but plays no more held its slot
+for good: an RL loop that drops environment objects without `close()` keeps their connections up
+(the client's background loop answers the server's pings), and once KERNEL_ENV_MAX_SESSIONS of
+them were left every new client got CAPACITY_REACHED until the trainer restarted. Here a session
+whose client sends nothing for KERNEL_ENV_IDLE_TIMEOUT_S is closed with IDLE_CLOSE_CODE and a
+reason that says why. The clock runs only while the session waits for its client's next message:
+a step queued behind other sessions or evaluated for an hour is never idle, and the clock starts
+again when its answer has been sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+IDLE_CLOSE_CODE = 4408  # private-use range; 408 as HTTP's Request Timeout
+DEFAULT_IDLE_TIMEOUT_S = 1800.0
+
+
+def idle_reason(timeout_s: float) -> str:
+    return (f"no message for {timeout_s:g} s: session closed to free its slot "
+            "(KERNEL_ENV_IDLE_TIMEOUT_S); connect again and reset")
+
+
+class IdleClose:
+    """ASGI middleware: a WebSocket session whose app waits more than `timeout_s` for the
+    client's next message is closed, and the app is told the client disconnected (OpenEnv's
+    loop then frees the session). `timeout_s` 0: never."""
+
+    def __init__(self, app, timeout_s: float = DEFAULT_IDLE_TIMEOUT_S):
+        self.app, self.timeout_s = app, timeout_s
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "websocket" or not self.timeout_s:
+            return await self.app(scope, receive, send)
+        closed = False  # a close was sent: by this middleware or by the app
+
+        async def receive_in_time():
+            nonlocal closed
+            try:
+                return await asyncio.wait_for(receive(), self.timeout_s)
+            except asyncio.TimeoutError:
+                if closed:  # the app closed and waits for the client's answer: none came
+                    return {"type": "websocket.disconnect", "code": 1006}
+                closed = True
+                try:
+                    await send({"type": "websocket.close", "code": IDLE_CLOSE_CODE,
+                                "reason": idle_reason(self.timeout_s)})
+                except Exception:  # noqa: BLE001 - the client went at the same moment
+                    pass
+                return {"type": "websocket.disconnect", "code": IDLE_CLOSE_CODE}
+
+        async def send_unless_closed(message):
+            nonlocal closed
+            if closed:  # the app's close (or a late reply) after this middleware's: the
+                return  # connection is already closing, and a second close is an ASGI error
+            if message["type"] == "websocket.close":
+                closed = True
+            await send(message)
+
+        await self.app(scope, receive_in_time, send_unless_closed)
