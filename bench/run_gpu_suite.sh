@@ -113,7 +113,13 @@ if [ "$PHASE" = all ] || [ "$PHASE" = bench ]; then
     { for c in ReLU Frobenius; do python3 bench/step_profile.py --kernelbench-dir "$KB" --only $c; done
       # as served (provenance on): the step's peak device memory at the largest inputs
       python3 bench/step_profile.py --kernelbench-dir "$KB" --only Frobenius --provenance all
-      python3 bench/step_profile.py --only ReLU; } 2>&1 | grep -v -i warn | tee "$LOGS/step-profile.log"
+      python3 bench/step_profile.py --only ReLU
+      # the caching allocator's fragments (a full-size step reserved 70-138 GiB for 24-35 GiB of
+      # live tensors): the same step with expandable segments, reserved memory and stage times
+      echo "-- with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"
+      PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True \
+        python3 bench/step_profile.py --kernelbench-dir "$KB" --only ReLU; } 2>&1 \
+      | grep -v -i warn | tee "$LOGS/step-profile.log"
   fi
 fi
 # The diagnostics apart (`diagnostics`): with them, `bench` ran past a 600 s command limit.
