@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 from server.config import Config, ConfigError, load_config
 
@@ -95,12 +96,13 @@ def create_kernel_app(config: Config | None = None):
     from server.kernel_environment import EpisodeError
     from server.request_limits import BodyLimit, NoWebSocketMcp
 
-    from server.idle_sessions import IdleClose
+    from server.idle_sessions import IdleClose, OpenSessions
 
+    sessions = OpenSessions()
     app.add_middleware(BodyLimit)
     app.add_middleware(NoWebSocketMcp)
     # outermost: its clock sees the client's messages as they come, the filtered ones too
-    app.add_middleware(IdleClose, timeout_s=config.idle_timeout_s)
+    app.add_middleware(IdleClose, timeout_s=config.idle_timeout_s, counter=sessions)
 
     from fastapi.encoders import jsonable_encoder
     from fastapi.exceptions import RequestValidationError
@@ -135,6 +137,18 @@ def create_kernel_app(config: Config | None = None):
         """Task ids by split, and where they come from (bundled or kernelbench)."""
         return {"source": config.tasks_source,
                 **{split: services.tasks.ids(split) for split in ("train", "eval")}}
+
+    started = time.monotonic()
+
+    @app.get("/status", tags=["kernel_env"])
+    def status() -> dict:
+        """What an operator watches over a long run: the evaluation slots (evaluating or free,
+        their worker host up), the steps waiting for a slot, the WebSocket sessions open."""
+        return {"evaluator": config.evaluator, "tasks": config.tasks_source,
+                **(pool.status() if (pool := getattr(services.evaluator, "pool", None))
+                   else {"slots": [], "queued_steps": 0}),
+                "sessions": {"open": sessions.open, "max": config.max_sessions},
+                "uptime_s": round(time.monotonic() - started, 1)}
 
     app.router.on_shutdown.append(services.evaluator.close)
     app.state.services = services

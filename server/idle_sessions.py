@@ -24,16 +24,34 @@ def idle_reason(timeout_s: float) -> str:
             "(KERNEL_ENV_IDLE_TIMEOUT_S); connect again and reset")
 
 
+class OpenSessions:
+    """WebSocket connections open now (GET /status): each is a session, or was refused one and
+    is closing. Counted on the event loop's thread only."""
+
+    def __init__(self):
+        self.open = 0
+
+
 class IdleClose:
     """ASGI middleware: a WebSocket session whose app waits more than `timeout_s` for the
     client's next message is closed, and the app is told the client disconnected (OpenEnv's
     loop then frees the session). `timeout_s` 0: never."""
 
-    def __init__(self, app, timeout_s: float = DEFAULT_IDLE_TIMEOUT_S):
+    def __init__(self, app, timeout_s: float = DEFAULT_IDLE_TIMEOUT_S, counter: "OpenSessions | None" = None):
         self.app, self.timeout_s = app, timeout_s
+        self.counter = counter or OpenSessions()
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "websocket" or not self.timeout_s:
+        if scope["type"] != "websocket":
+            return await self.app(scope, receive, send)
+        self.counter.open += 1
+        try:
+            await self._serve(scope, receive, send)
+        finally:
+            self.counter.open -= 1
+
+    async def _serve(self, scope, receive, send):
+        if not self.timeout_s:
             return await self.app(scope, receive, send)
         closed = False  # a close was sent: by this middleware or by the app
 

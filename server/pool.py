@@ -271,6 +271,18 @@ class WorkerPool:
         with self._lock:
             return len(self._waiters)
 
+    def status(self) -> dict:
+        """Each slot: evaluating a step or free, its worker host running; and the steps waiting
+        for a slot (GET /status)."""
+        with self._lock:
+            free, queued = {id(h) for h in self._free}, len(self._waiters)
+        slots = []
+        for host in self.hosts:
+            proc = host.proc  # (read once: a restart may swap it meanwhile)
+            slots.append({"slot": host.slot, "busy": id(host) not in free,
+                          "up": proc is not None and proc.poll() is None and host.ready.is_set()})
+        return {"slots": slots, "queued_steps": queued}
+
     def _acquire(self) -> WorkerHost:
         with self._lock:
             if self._free and not self._waiters:

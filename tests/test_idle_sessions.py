@@ -76,3 +76,41 @@ def test_the_client_says_its_episode_is_gone_and_a_reset_plays_on(idle_server):
         with pytest.raises(RuntimeError, match="KERNEL_ENV_IDLE_TIMEOUT_S.*reset to start a new"):
             env.step(KernelAction(code=kernel_source("legit", "relu")))
         assert env.reset(task_id="level1/19_ReLU").observation.stage == "ready"
+
+
+def test_status_shows_the_slots_the_queue_and_the_open_sessions(idle_server):
+    import httpx
+
+    base = idle_server.replace("ws://", "http://")[:-3]
+
+    def status():
+        return httpx.get(f"{base}/status", timeout=30).json()
+
+    async def run():
+        async with websockets.connect(idle_server, max_size=None) as ws:
+            await ws.send(json.dumps({"type": "reset", "data": {
+                "task_id": "level1/1_Square_matrix_multiplication_"}}))
+            await ws.recv()
+            during_reset = await asyncio.to_thread(status)
+            await ws.send(json.dumps({"type": "step", "data": {
+                "code": kernel_source("legit", "matmul_autotune")}}))
+            busy = False
+            for _ in range(200):  # the step takes seconds
+                now = await asyncio.to_thread(status)
+                if now["slots"][0]["busy"]:
+                    busy = True
+                    break
+                await asyncio.sleep(0.02)
+            await asyncio.wait_for(ws.recv(), 300)
+            return during_reset, busy
+    during, busy = asyncio.run(run())
+    assert during["evaluator"] == "cpu" and during["tasks"] == "bundled"
+    assert during["sessions"] == {"open": 1, "max": 1} and during["queued_steps"] == 0
+    assert during["slots"] == [{"slot": "cpu:0", "busy": False, "up": True}]
+    assert busy
+    for _ in range(100):  # the connection's end reaches the server a moment later
+        after = status()
+        if after["sessions"]["open"] == 0:
+            break
+        time.sleep(0.05)
+    assert after["sessions"]["open"] == 0 and not after["slots"][0]["busy"]
