@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One run on a GPU host: the GPU test suite, a server smoke test over loopback, the benchmark.
-# Usage (repository root): bash bench/run_gpu_suite.sh [all|tests|kernels|serial|tests1|tests1a|tests1a1|tests1a2|tests1a:K/N|tests1b|tests2|bench|diagnostics|multi] [KernelBench task root]
+# Usage (repository root): bash bench/run_gpu_suite.sh [all|one|tests|kernels|serial|tests1|tests1a|tests1a1|tests1a2|tests1a:K/N|tests1b|tests2|bench|diagnostics|multi] [KernelBench task root]
 #    or: bash bench/run_gpu_suite.sh sweep <KernelBench task root> [first task index] [levels...]
 #        (bench/kb_sweep.py for 540 s from that index; it prints where it stopped)
 # (`tests` and `bench` split the run in two for hosts that limit one command's duration; `tests1`
@@ -15,6 +15,7 @@
 # `kernels` is test_gpu.py's kernel cases marked gpu_parallel on WORKERS (6 unless set) pytest
 # workers, `serial` every other GPU test one at a time (together: `tests`, ~580 tests).
 # `WORKERS=4 bash bench/run_gpu_suite.sh tests` runs the kernel cases on 4 pytest workers (below).
+# `one`: the most telling parts of all of these in one command under 600 s (below).
 # `bench` is the server smoke test, the benchmark and the step profiles; `diagnostics` the timing
 # studies (tail calibration, small-kernel spread, warm-up profile, timing bias), apart since
 # session 39: together they ran past a 600 s command limit.
@@ -52,6 +53,32 @@ if [ "$PHASE" = multi ]; then
 fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)"
+if [ "$PHASE" = one ]; then
+  # What matters most, in one command under a 600 s limit, each part bounded by its own time
+  # (for sessions whose device comes once, late, with little budget left): the kernel cases on
+  # 8 workers, the device-memory and timing GPU tests, a 3-repeat benchmark without the
+  # provenance table, and the full-size ReLU step's memory with and without expandable segments.
+  echo "== kernel cases (gpu_parallel, 8 workers, 300 s at most)"
+  timeout 300 python3 bench/run_part.py 1 1 -q -p no:cacheprovider -m "gpu and gpu_parallel" \
+    tests/test_gpu.py -n 8 -rfE 2>&1 | tee "$LOGS/gpu-tests-kernels.log" \
+    | grep -E "^(FAILED|ERROR)|passed|failed|^part " | cut -c1-300 | awk 'NR <= 30'
+  echo "== device memory and timing GPU tests (60 s at most)"
+  timeout 60 python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_device_memory.py \
+    tests/test_timing_gpu.py -rfE 2>&1 | tee "$LOGS/gpu-tests-memory-timing.log" \
+    | grep -E "^(FAILED|ERROR)|passed|failed" | cut -c1-300
+  echo "== benchmark, 3 repeats, no provenance table (150 s at most)"
+  timeout 150 python3 bench/gpu_bench.py ${KB:+--kernelbench-dir "$KB"} --repeats 3 --no-provenance \
+    2>&1 | grep -v -i warn | tee "$LOGS/bench.log" | tail -30
+  if [ -n "$KB" ]; then
+    echo "== full-size ReLU step: plain, then with expandable segments (40 s each at most)"
+    timeout 40 python3 bench/step_profile.py --kernelbench-dir "$KB" --only ReLU 2>&1 \
+      | grep -v -i warn | tee "$LOGS/step-profile-relu.log" | grep -E "^[A-Za-z]|device memory|stages"
+    PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True timeout 40 python3 bench/step_profile.py \
+      --kernelbench-dir "$KB" --only ReLU 2>&1 | grep -v -i warn \
+      | tee "$LOGS/step-profile-relu-expandable.log" | grep -E "^[A-Za-z]|device memory|stages"
+  fi
+  exit 0
+fi
 GPU_TESTS="tests/test_gpu.py tests/test_worker_operations.py tests/test_timing_gpu.py tests/test_device_memory.py
   tests/test_fused_compare.py tests/test_perturb.py tests/test_construction_guard.py tests/test_confinement.py
   tests/test_multi_gpu.py"
