@@ -9,6 +9,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import httpx  # noqa: E402
+
 from kernel_env import KernelAction, KernelEnv  # noqa: E402
 from tests.conftest import kernel_source, running_server  # noqa: E402
 
@@ -28,6 +30,7 @@ def main() -> None:
                       f"roofline_frac={o.roofline_frac}")
             bad = env.step(KernelAction(code=kernel_source("adversarial", "torch_op_in_forward")))
             print("step adversarial:", bad.observation.error_class, bad.reward, bad.observation.feedback[:150])
+            print("status:", httpx.get(f"{url}/status", timeout=30).json())
 
 
 if __name__ == "__main__":
