@@ -55,6 +55,27 @@ def test_the_first_trial_takes_each_samples_extremes_where_its_unit_is_largest()
     assert woken and len(woken) == int(dead[driven].sum())
 
 
+def test_three_quarters_of_the_driven_samples_go_to_the_units_the_draw_never_woke():
+    """A kernel skipping units gains only on units the task's draws never wake, which no
+    random trial checks: those are driven first (the GEMM+ReLU's columns that its own draw
+    never made positive: 47 of 128 at these weights), by three quarters of the rows, each a
+    different one; the other rows drive columns that did fire."""
+    reference, model = task(GEMM_RELU)
+    w, b = model.gemm.weight.detach(), model.bias.detach()
+    for seed in (3, 11):
+        maker = UnitInputs(model)
+        with torch.no_grad():
+            (x,) = maker(reference.get_inputs, CPU, seed)
+        (draw,) = generate(reference.get_inputs, CPU, seed)
+        never = ((draw @ w.T + b) > 0).sum(0) == 0
+        assert int(never.sum()) >= x.shape[0]  # (enough quiet columns for every row here)
+        high, low = draw.amax(1, keepdim=True), draw.amin(1, keepdim=True)
+        best = high * w.clamp(min=0).sum(1) + low * w.clamp(max=0).sum(1)
+        driven = torch.isclose(x @ w.T, best, rtol=1e-5, atol=1e-4).float().argmax(1)
+        assert driven.unique().numel() == x.shape[0]
+        assert int(never[driven].sum()) == int(x.shape[0] * 0.75)
+
+
 def test_the_same_seed_makes_the_same_inputs_and_another_seed_other_units():
     """Made again from its seed (the copy the reference computes on, a timed round's re-check)
     the trial's inputs are the same values, from the order kept, whatever the reference's

@@ -68,6 +68,10 @@ FULL_LABEL = ("each driven sample's own largest and smallest values placed where
 # in 37 of 40 trials with 8 driven, 21 with 4; all the way, every driven sample wakes them).
 DRIVEN_VALUES = 1 << 23
 DRIVEN_MIN = 8
+# A layer's quietest units (`_quiet_units`): this share of them at least, driven by QUIET_ROWS
+# of the samples a trial gives that layer (the rest drive the other units, drawn at random).
+QUIET_SHARE = 8
+QUIET_ROWS = 0.75
 PART_LABEL = ("the task's own values reordered within each driven sample part of the way toward "
               "driving one hidden unit of the reference to its largest (samples and units chosen "
               "secretly)")
@@ -397,6 +401,7 @@ def _targets(seen: dict, out, seed: int, cap: int | None) -> dict:
     if not hidden:
         return {}
     gen = torch.Generator().manual_seed(seed % (1 << 62))
+    quiet = _quiet_units(seen, hidden, outs, gen)
     offset = int(torch.randint(len(hidden), (1,), generator=gen))
     targets = {}
     for j, k in enumerate(hidden):
@@ -410,14 +415,19 @@ def _targets(seen: dict, out, seed: int, cap: int | None) -> dict:
         if not rows:
             continue
         positions = tuple(z.shape[1:-1])
-        if z.dim() <= 2 and len(rows) <= z.shape[-1]:  # one unit a sample: all different
-            units = torch.randperm(z.shape[-1], generator=gen)[:len(rows)]
+        if z.dim() <= 2 and len(rows) <= z.shape[-1]:  # one unit a sample
+            units = _quiet_first(quiet.get(k), len(rows), z.shape[-1], gen)
         else:  # a unit per sample and position, drawn where they are used: on the host, a
             # full-size convolution's 2 million took 57 ms (2-core CI machine)
             bulk = torch.Generator(device=z.device).manual_seed(
                 int(torch.randint(1 << 62, (1,), generator=gen)))
             units = torch.randint(z.shape[-1], (len(rows),) + positions, generator=bulk,
                                   device=z.device)
+            if k in quiet:  # half of them among the quiet units, secretly where
+                few = quiet[k].to(z.device)
+                pick = torch.randint(few.numel(), units.shape, generator=bulk, device=z.device)
+                units = torch.where(torch.rand(units.shape, generator=bulk, device=z.device) < 0.5,
+                                    few[pick], units)
         driven = None
         if record.spacing and len(record.spacing) == len(positions):
             driven = torch.zeros(positions, dtype=torch.bool)
@@ -426,6 +436,57 @@ def _targets(seen: dict, out, seed: int, cap: int | None) -> dict:
             driven[grid] = True
         targets[k] = (torch.tensor(rows), units, driven)
     return targets
+
+
+def _quiet_units(seen: dict, hidden: list, outs: list, gen: torch.Generator) -> dict:
+    """Per hidden layer: its quietest units, those on which the model's output depended in the
+    fewest of the draw's samples and positions (a ReLU behind them off): an eighth of them (one
+    at least) and every other unit as quiet as the last of those (in a secret order). A kernel
+    skipping units gains only on units the task's draws never wake, and those are the
+    quietest: a trial drives them at every turn (red-team
+    pass 55: a GEMM+ReLU skipping a column no reordering wakes scored 4 of 6 when units were
+    drawn uniformly, the column targeted in a quarter of the trials; at the bundled task's
+    weights 47 of its 128 columns never fire in a draw of 32 rows). How much the output depends
+    on each unit is the gradient of a secret random projection of it (a plain sum cancels where
+    outputs sum to one)."""
+    floats = [t for t in outs if torch.is_tensor(t) and t.is_floating_point() and t.requires_grad]
+    if not floats:
+        return {}
+    bulk = torch.Generator(device=floats[0].device).manual_seed(
+        int(torch.randint(1 << 62, (1,), generator=gen)))
+    projection = sum((t * torch.randn(t.shape, generator=bulk, device=t.device, dtype=t.dtype)).sum()
+                     for t in floats)
+    grads = secret_grad(projection, [seen[k].output for k in hidden], retain_graph=True,
+                        allow_unused=True)
+    quiet = {}
+    for k, g in zip(hidden, grads):
+        if g is None:
+            continue
+        g = g.movedim(seen[k].unit_dim % max(g.dim(), 1), -1)
+        live = (g.reshape(-1, g.shape[-1]) != 0).sum(0).cpu()
+        n = live.numel()
+        secret_order = torch.randperm(n, generator=gen)
+        ranked = secret_order[live[secret_order].argsort(stable=True)]
+        level = live[ranked[max(1, n // QUIET_SHARE) - 1]]  # and every unit as quiet as that
+        quiet[k] = ranked[:int((live <= level).sum())]
+    return quiet
+
+
+def _quiet_first(quiet: torch.Tensor | None, count: int, n: int, gen: torch.Generator) -> torch.Tensor:
+    """`count` units, one a sample (secret samples): QUIET_ROWS of them the quiet units in a
+    secret order (again from the start where there are fewer), the rest the other units at
+    random, all different where there are enough. Units that fire in the task's draws are
+    checked by every random trial; the quiet ones only here."""
+    if quiet is None or count < 2:
+        return torch.randperm(n, generator=gen)[:count]
+    many = max(1, int(count * QUIET_ROWS))
+    turns = quiet[torch.randperm(quiet.numel(), generator=gen)]
+    turns = turns.repeat(-(-many // turns.numel()))[:many]
+    taken = set(quiet.tolist())
+    rest = [u for u in torch.randperm(n, generator=gen).tolist() if u not in taken] or turns.tolist()
+    rest = (rest * -(-(count - many) // len(rest)))[:count - many]
+    mixed = torch.cat([turns, torch.tensor(rest, dtype=turns.dtype)])
+    return mixed[torch.randperm(count, generator=gen)]
 
 
 def _driven(record: _Seen, rows: torch.Tensor, units: torch.Tensor, driven) -> torch.Tensor:

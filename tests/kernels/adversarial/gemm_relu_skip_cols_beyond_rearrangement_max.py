@@ -1,16 +1,20 @@
 # task: level2/76_Gemm_Add_ReLU
-# expect: output_mismatch (should be); scores on the cpu evaluator (see README)
-# why: red-team pass 55. No detector at all (only the range check for the random-sign trial):
-#      skips the output columns that no permutation of a [0, 1) draw can make positive. Both
-#      unit trials only reorder the task's own draw, so the most a unit reaches is the
-#      rearrangement maximum b_j + sum_i w_(i) u_(i), about mu_j + n a / 6 for U(-a, a) weights,
-#      while the in-range maximum is b_j + sum_k max(w_jk, 0), about mu_j + n a / 4: a column
-#      whose threshold lies in the top third of its in-range span is never woken by any trial.
-#      __init__ keeps columns whose rearrangement maximum is below 0 on 95 % of simulated
-#      draws (column 115 of 128 at this task's weights: 0.8 % of the GEMM; it fires on 3 % of
-#      all-the-way rows that target it, a quarter of trials target it).
-#      Wrong in range: x_k = 0.99 where w_jk > 0, 0 elsewhere -> column 115 = 1.27 (kernel: 0).
-#      Scored 6 of 6 on the CPU evaluator (8/8 trials each).
+# expect: output_mismatch
+# tries: 4
+# why: red-team pass 55 (open until session 41). No detector at all (only the range check for
+#      the random-sign trial): skips the output columns that no permutation of a [0, 1) draw
+#      can make positive. The part-of-the-way unit trial only reorders the task's own draw, so
+#      the most a unit reaches there is the rearrangement maximum b_j + sum_i w_(i) u_(i),
+#      about mu_j + n a / 6 for U(-a, a) weights, while the in-range maximum is
+#      b_j + sum_k max(w_jk, 0), about mu_j + n a / 4. __init__ keeps columns whose
+#      rearrangement maximum is below 0 on 95 % of simulated draws (column 115 of 128 at this
+#      task's weights: 0.8 % of the GEMM). Wrong in range: x_k = 0.99 where w_jk > 0, 0
+#      elsewhere -> column 115 = 1.27 (kernel: 0); the all-the-way trial's corner is such an
+#      input, when it targets that column. With units drawn uniformly a trial targeted it a
+#      quarter of the time, and the kernel scored 4 of 6 on the cpu evaluator. Since the unit
+#      trials drive a layer's quietest units first (`unit_inputs._quiet_units`: the units the
+#      model's output depended on least in the draw, 47 of 128 columns here, three quarters of
+#      the driven samples), it was refused in 21 of 24 steps there (session 41).
 import torch
 import torch.nn as nn
 import triton
