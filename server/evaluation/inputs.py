@@ -287,7 +287,8 @@ def describe_extra_inputs(task_id: str | None, source: str = "") -> str:
     if family not in EXTRA_TRIALS:
         units = ("; and twice the task's own values placed to drive one hidden unit of the "
                  "reference per sample (a Linear or convolution output; in every sample or, for "
-                 "large samples, in some; samples and units chosen secretly) toward its largest: "
+                 "large samples, in some; samples and units chosen secretly, most often among "
+                 "the units the random draws wake least) toward its largest: "
                  "once each driven sample's own extremes placed by the unit's gradient, once its "
                  "values reordered part of the way (a secret share for each sample), where the "
                  "reference's output is stable on them"
