@@ -423,11 +423,12 @@ def _targets(seen: dict, out, seed: int, cap: int | None) -> dict:
                 int(torch.randint(1 << 62, (1,), generator=gen)))
             units = torch.randint(z.shape[-1], (len(rows),) + positions, generator=bulk,
                                   device=z.device)
-            if k in quiet:  # half of them among the quiet units, secretly where
+            if k in quiet:  # QUIET_ROWS of them among the quiet units, secretly where
                 few = quiet[k].to(z.device)
                 pick = torch.randint(few.numel(), units.shape, generator=bulk, device=z.device)
-                units = torch.where(torch.rand(units.shape, generator=bulk, device=z.device) < 0.5,
-                                    few[pick], units)
+                units = torch.where(
+                    torch.rand(units.shape, generator=bulk, device=z.device) < QUIET_ROWS,
+                    few[pick], units)
         driven = None
         if record.spacing and len(record.spacing) == len(positions):
             driven = torch.zeros(positions, dtype=torch.bool)
