@@ -35,9 +35,11 @@ class OpenSessions:
 class IdleClose:
     """ASGI middleware: a WebSocket session whose app waits more than `timeout_s` for the
     client's next message is closed, and the app is told the client disconnected (OpenEnv's
-    loop then frees the session). `timeout_s` 0: never."""
+    loop then frees the session). `timeout_s` 0: never. `counter` counts the WebSocket
+    connections open, whatever the timeout."""
 
-    def __init__(self, app, timeout_s: float = DEFAULT_IDLE_TIMEOUT_S, counter: "OpenSessions | None" = None):
+    def __init__(self, app, timeout_s: float = DEFAULT_IDLE_TIMEOUT_S,
+                 counter: OpenSessions | None = None):
         self.app, self.timeout_s = app, timeout_s
         self.counter = counter or OpenSessions()
 
