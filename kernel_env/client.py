@@ -34,6 +34,18 @@ def proxy_auth_headers(env: Optional[dict] = None) -> Dict[str, str]:
     return {"Modal-Key": key, "Modal-Secret": secret} if key and secret else {}
 
 
+def _idle_close(ws) -> Optional[str]:
+    """The reason of the server's idle close where `ws` received one: from the close frame as
+    soon as it came (the connection may still be closing; `close_code` says None until it has
+    closed, and OpenEnv's client would connect again meanwhile)."""
+    frame = getattr(getattr(ws, "protocol", None), "close_rcvd", None)
+    if frame is not None and getattr(frame, "code", None) == IDLE_CLOSE_CODE:
+        return frame.reason
+    if ws is not None and getattr(ws, "close_code", None) == IDLE_CLOSE_CODE:
+        return ws.close_reason
+    return None
+
+
 class KernelEnv(EnvClient[KernelAction, KernelObservation, KernelState]):
     def __init__(self, base_url: Optional[str] = None, *,
                  message_timeout_s: float = DEFAULT_MESSAGE_TIMEOUT_S,
@@ -61,11 +73,10 @@ class KernelEnv(EnvClient[KernelAction, KernelObservation, KernelState]):
         connects again for any call after the server closed its connection: a `reset` starts a
         new session there, but a `step` or `state` would meet a new session without an episode,
         so after an idle close they say what happened instead."""
-        ws = self._ws
-        if (message.get("type") != "reset" and ws is not None
-                and getattr(ws, "close_code", None) == IDLE_CLOSE_CODE):
-            raise RuntimeError(f"Server closed this session ({ws.close_reason}); its episode is "
-                               "gone: reset to start a new one")
+        closed = _idle_close(self._ws)
+        if message.get("type") != "reset" and closed is not None:
+            raise RuntimeError(f"Server closed this session ({closed}); its episode is gone: "
+                               "reset to start a new one")
         try:
             await self._send(message)
         except ConnectionClosed:

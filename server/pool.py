@@ -93,6 +93,7 @@ class WorkerHost:
         self.scratch: str | None = None  # the host's TMPDIR: its evaluations' folders live here
 
     def start(self) -> None:
+        self.ready.clear()  # (GET /status: not up until the new host says so)
         worker_device = "cuda:0" if self.device.startswith("cuda:") else "cpu"
         self._remove_scratch()  # a host that died left its evaluations' folders behind
         self.scratch = tempfile.mkdtemp(prefix="kernel_env_host_")

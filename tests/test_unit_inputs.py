@@ -462,3 +462,56 @@ def test_an_ascent_leaves_no_trace_a_kernel_could_read():
     finally:
         graph.removeFilter(records.append)
         graph.setLevel(level)
+
+
+class _DeadLayer(torch.nn.Module):
+    """A Linear whose ReLU never fires on [0, 1) inputs, and a second one to read it."""
+
+    def __init__(self, units: int = 32, features: int = 64):
+        super().__init__()
+        self.hidden = torch.nn.Linear(features, units)
+        self.out = torch.nn.Linear(units, 4)
+        with torch.no_grad():
+            self.hidden.bias.fill_(-100.0)
+
+    def forward(self, x):
+        return self.out(torch.relu(self.hidden(x)))
+
+
+def test_where_every_unit_is_quiet_each_sample_still_drives_a_different_one():
+    """A layer dead on the whole draw: its units all tie as quiet, and the trial drives as
+    many different ones as it has samples (not the quiet share's again)."""
+    torch.manual_seed(0)
+    model = _DeadLayer()
+    maker = UnitInputs(model)
+    with torch.no_grad():
+        (x,) = maker(lambda: [torch.rand(32, 64)], CPU, 5)
+    assert maker.found
+    w = model.hidden.weight.detach()
+    high, low = x.amax(1, keepdim=True), x.amin(1, keepdim=True)
+    best = high * w.clamp(min=0).sum(1) + low * w.clamp(max=0).sum(1)
+    driven = torch.isclose(x @ w.T, best, rtol=1e-5, atol=1e-4).float().argmax(1)
+    assert driven.unique().numel() == 32
+
+
+class _HalfFrozen(torch.nn.Module):
+    """Two hidden Linear layers, one of them run without gradients (frozen features)."""
+
+    def __init__(self):
+        super().__init__()
+        self.live, self.frozen = torch.nn.Linear(16, 8), torch.nn.Linear(16, 8)
+        self.out = torch.nn.Linear(16, 2)
+
+    def forward(self, x):
+        with torch.no_grad():
+            fixed = torch.relu(self.frozen(x))
+        return self.out(torch.cat([torch.relu(self.live(x)), fixed], dim=1))
+
+
+def test_a_layer_run_without_gradients_leaves_the_others_their_trial():
+    torch.manual_seed(0)
+    maker = UnitInputs(_HalfFrozen())
+    with torch.no_grad():
+        (x,) = maker(lambda: [torch.rand(8, 16)], CPU, 9)
+    assert maker.found
+    assert not torch.equal(x, generate(lambda: [torch.rand(8, 16)], CPU, 9)[0])

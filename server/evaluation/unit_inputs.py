@@ -451,16 +451,20 @@ def _quiet_units(seen: dict, hidden: list, outs: list, gen: torch.Generator) -> 
     on each unit is the gradient of a secret random projection of it (a plain sum cancels where
     outputs sum to one)."""
     floats = [t for t in outs if torch.is_tensor(t) and t.is_floating_point() and t.requires_grad]
-    if not floats:
+    tracked = [k for k in hidden if seen[k].output.requires_grad]  # (a layer run under no_grad
+    if not floats or not tracked:  # has none: it keeps units drawn from all of them)
         return {}
-    bulk = torch.Generator(device=floats[0].device).manual_seed(
-        int(torch.randint(1 << 62, (1,), generator=gen)))
-    projection = sum((t * torch.randn(t.shape, generator=bulk, device=t.device, dtype=t.dtype)).sum()
-                     for t in floats)
-    grads = secret_grad(projection, [seen[k].output for k in hidden], retain_graph=True,
+    noise: dict = {}  # a generator per device the outputs lie on
+    for t in floats:
+        if t.device not in noise:
+            noise[t.device] = torch.Generator(device=t.device).manual_seed(
+                int(torch.randint(1 << 62, (1,), generator=gen)))
+    projection = sum((t * torch.randn(t.shape, generator=noise[t.device], device=t.device,
+                                      dtype=t.dtype)).sum() for t in floats)
+    grads = secret_grad(projection, [seen[k].output for k in tracked], retain_graph=True,
                         allow_unused=True)
     quiet = {}
-    for k, g in zip(hidden, grads):
+    for k, g in zip(tracked, grads):
         if g is None:
             continue
         g = g.movedim(seen[k].unit_dim % max(g.dim(), 1), -1)
@@ -476,15 +480,19 @@ def _quiet_units(seen: dict, hidden: list, outs: list, gen: torch.Generator) -> 
 def _quiet_first(quiet: torch.Tensor | None, count: int, n: int, gen: torch.Generator) -> torch.Tensor:
     """`count` units, one a sample (secret samples): QUIET_ROWS of them the quiet units in a
     secret order (again from the start where there are fewer), the rest the other units at
-    random, all different where there are enough. Units that fire in the task's draws are
+    random (and, where every unit is quiet, the quiet units not driven yet), all different
+    where there are enough. Units that fire in the task's draws are
     checked by every random trial; the quiet ones only here."""
     if quiet is None or count < 2:
         return torch.randperm(n, generator=gen)[:count]
     many = max(1, int(count * QUIET_ROWS))
     turns = quiet[torch.randperm(quiet.numel(), generator=gen)]
     turns = turns.repeat(-(-many // turns.numel()))[:many]
-    taken = set(quiet.tolist())
-    rest = [u for u in torch.randperm(n, generator=gen).tolist() if u not in taken] or turns.tolist()
+    # the rest: the other units first, then quiet ones not driven yet, then again from the start
+    taken, quiet_set = set(turns.tolist()), set(quiet.tolist())
+    order = torch.randperm(n, generator=gen).tolist()
+    rest = ([u for u in order if u not in quiet_set]
+            + [u for u in order if u in quiet_set and u not in taken]) or turns.tolist()
     rest = (rest * -(-(count - many) // len(rest)))[:count - many]
     mixed = torch.cat([turns, torch.tensor(rest, dtype=turns.dtype)])
     return mixed[torch.randperm(count, generator=gen)]

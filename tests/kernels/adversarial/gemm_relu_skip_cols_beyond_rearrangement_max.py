@@ -14,7 +14,7 @@
 #      quarter of the time, and the kernel scored 4 of 6 on the cpu evaluator. Since the unit
 #      trials drive a layer's quietest units first (`unit_inputs._quiet_units`: the units the
 #      model's output depended on least in the draw, 47 of 128 columns here, three quarters of
-#      the driven samples), it was refused in 21 of 24 steps there (session 41).
+#      the driven samples), it was refused in 27 of 32 steps there (session 41).
 import torch
 import torch.nn as nn
 import triton
