@@ -39,11 +39,7 @@ def _idle_close(ws) -> Optional[str]:
     soon as it came (the connection may still be closing; `close_code` says None until it has
     closed, and OpenEnv's client would connect again meanwhile)."""
     frame = getattr(getattr(ws, "protocol", None), "close_rcvd", None)
-    if frame is not None and getattr(frame, "code", None) == IDLE_CLOSE_CODE:
-        return frame.reason
-    if ws is not None and getattr(ws, "close_code", None) == IDLE_CLOSE_CODE:
-        return ws.close_reason
-    return None
+    return frame.reason if frame is not None and frame.code == IDLE_CLOSE_CODE else None
 
 
 class KernelEnv(EnvClient[KernelAction, KernelObservation, KernelState]):

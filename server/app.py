@@ -145,8 +145,7 @@ def create_kernel_app(config: Config | None = None):
         """What an operator watches over a long run: the evaluation slots (evaluating or free,
         their worker host up), the steps waiting for a slot, the WebSocket sessions open."""
         return {"evaluator": config.evaluator, "tasks": config.tasks_source,
-                **(pool.status() if (pool := getattr(services.evaluator, "pool", None))
-                   else {"slots": [], "queued_steps": 0}),
+                **services.evaluator.pool.status(),
                 "sessions": {"open": sessions.open, "max": config.max_sessions},
                 "uptime_s": round(time.monotonic() - started, 1)}
 

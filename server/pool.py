@@ -268,10 +268,6 @@ class WorkerPool:
         finally:
             self._release(host)
 
-    def queue_length(self) -> int:
-        with self._lock:
-            return len(self._waiters)
-
     def status(self) -> dict:
         """Each slot: evaluating a step or free, its worker host running; and the steps waiting
         for a slot (GET /status)."""

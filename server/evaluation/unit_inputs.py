@@ -444,12 +444,11 @@ def _quiet_units(seen: dict, hidden: list, outs: list, gen: torch.Generator) -> 
     fewest of the draw's samples and positions (a ReLU behind them off): an eighth of them (one
     at least) and every other unit as quiet as the last of those (in a secret order). A kernel
     skipping units gains only on units the task's draws never wake, and those are the
-    quietest: a trial drives them at every turn (red-team
-    pass 55: a GEMM+ReLU skipping a column no reordering wakes scored 4 of 6 when units were
-    drawn uniformly, the column targeted in a quarter of the trials; at the bundled task's
-    weights 47 of its 128 columns never fire in a draw of 32 rows). How much the output depends
-    on each unit is the gradient of a secret random projection of it (a plain sum cancels where
-    outputs sum to one)."""
+    quietest: a trial drives them at every turn (red-team pass 55: a GEMM+ReLU skipping a
+    column no reordering wakes scored 4 of 6 when units were drawn uniformly, the column
+    targeted in a quarter of the trials; at the bundled task's weights 47 of its 128 columns
+    never fire in a draw of 32 rows). How much the output depends on each unit is the gradient
+    of a secret random projection of it (a plain sum cancels where outputs sum to one)."""
     floats = [t for t in outs if torch.is_tensor(t) and t.is_floating_point() and t.requires_grad]
     tracked = [k for k in hidden if seen[k].output.requires_grad]  # (a layer run under no_grad
     if not floats or not tracked:  # has none: it keeps units drawn from all of them)
@@ -481,8 +480,8 @@ def _quiet_first(quiet: torch.Tensor | None, count: int, n: int, gen: torch.Gene
     """`count` units, one a sample (secret samples): QUIET_ROWS of them the quiet units in a
     secret order (again from the start where there are fewer), the rest the other units at
     random (and, where every unit is quiet, the quiet units not driven yet), all different
-    where there are enough. Units that fire in the task's draws are
-    checked by every random trial; the quiet ones only here."""
+    where there are enough. Units that fire in the task's draws are checked by every random
+    trial; the quiet ones only here."""
     if quiet is None or count < 2:
         return torch.randperm(n, generator=gen)[:count]
     many = max(1, int(count * QUIET_ROWS))
