@@ -14,6 +14,7 @@ import pytest
 import torch
 
 from server.evaluation import device_memory
+from server.evaluation.guard import DispatchGuard
 from server.evaluation.device_memory import (GIB, AllocatorOom, MemoryHeldElsewhere, MemoryPicture,
                                              held_elsewhere, out_of_device_memory)
 
@@ -123,6 +124,24 @@ def test_the_observer_counts_a_steps_unmet_requests_from_its_start():
     device_memory._observe(0, gib(5), gib(80), gib(2))
     assert device_memory.step_oom().requested == gib(5) and device_memory.step_oom().free == gib(2)
     device_memory.watch(torch.device("cpu"))
+
+
+def test_an_unmet_request_before_a_candidate_call_does_not_excuse_that_calls_error():
+    """A request the allocator met on a retry (cuDNN's smaller workspace) leaves a record; an
+    `OutOfMemoryError` a later call raises itself must not be excused by it: only a request
+    unmet since the last guarded call began counts."""
+    device_memory.watch(torch.device("cpu"))
+    device_memory._observe(0, gib(3), gib(80), gib(1))  # before the call, met on a retry
+    assert device_memory.step_oom() is not None
+    try:
+        with DispatchGuard(torch.device("cpu"), "candidate.py"):  # a candidate call begins
+            assert device_memory.step_oom() is None
+            device_memory._observe(0, gib(5), gib(80), gib(2))  # the allocator fails in the call
+            assert device_memory.step_oom().requested == gib(5)
+        assert device_memory.step_oom().requested == gib(5)  # read after the call unwound
+    finally:
+        device_memory.watch(torch.device("cpu"))
+    assert device_memory.step_oom() is None
 
 
 def test_the_allocators_observer_hook_exists():

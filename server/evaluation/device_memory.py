@@ -152,7 +152,7 @@ def _local_memory(device: torch.device) -> int | None:
 # The allocator's unmet requests in this process (the observer appends; a list, not a rebound
 # name: the evaluator's module globals are watched for changes) and where this step's begin.
 _OOMS: list[AllocatorOom] = []
-_WATCH = {"attached": False, "step_start": 0, "held_before": None}
+_WATCH = {"attached": False, "step_start": 0, "call_start": 0, "held_before": None}
 
 
 def _observe(device: int, requested: int, total: int, free: int) -> None:
@@ -170,7 +170,8 @@ def watch(device: torch.device) -> None:
     once CUDA's allocator exists; torch.cuda.init() starts it) and the step's unmet requests
     counted from here. Where it cannot be attached (another allocator backend), no shortage is
     ever excused."""
-    _WATCH["step_start"], _WATCH["held_before"] = len(_OOMS), None
+    _WATCH["step_start"] = _WATCH["call_start"] = len(_OOMS)
+    _WATCH["held_before"] = None
     if device.type != "cuda":
         return
     if not _WATCH["attached"]:
@@ -184,9 +185,20 @@ def watch(device: torch.device) -> None:
     _WATCH["held_before"] = before.elsewhere if before is not None else None
 
 
+def call_begins() -> None:
+    """A guarded candidate call begins (DispatchGuard's entry): unmet requests before it are not
+    what its out-of-memory error can be excused by. A request PyTorch met on a retry (cuDNN asks
+    for a smaller workspace when a convolution's first one fails) leaves a record; with it, an
+    `OutOfMemoryError` a later call raised itself, beside a crowded device, would have been
+    taken for the allocator's (a review of pass 79's fix, session 42)."""
+    _WATCH["call_start"] = len(_OOMS)
+
+
 def step_oom() -> AllocatorOom | None:
-    """The allocator's last unmet request since the step began (None: none)."""
-    return _OOMS[-1] if len(_OOMS) > _WATCH["step_start"] else None
+    """The allocator's last unmet request since the step's last candidate call began, or since
+    the step began before any (None: none)."""
+    start = max(_WATCH["step_start"], _WATCH["call_start"])
+    return _OOMS[-1] if len(_OOMS) > start else None
 
 
 def held_elsewhere(memory: MemoryPicture | None, language: str | None) -> bool:

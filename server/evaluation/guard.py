@@ -43,6 +43,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from . import front_end, interpreter_bounds
+from .device_memory import call_begins
 
 ARITHMETIC = "arithmetic/reduction"
 SCALAR = "scalar extraction"
@@ -580,6 +581,7 @@ class DispatchGuard:
         self._watch = watch
 
     def __enter__(self) -> "DispatchGuard":
+        call_begins()  # an out-of-memory excuse needs the allocator's own failure in this call
         _active.stack.append(self)
         escapes = _ESCAPES.get(self.device_type)
         modes = [_EscapeCheck(self, escapes)] if escapes else []
