@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 
+from server.departure import Departure
 from server.evaluation.children import STARTUP_LIMIT_S
 from server.evaluation.protocol import EvalRequest, EvalResult
 from server.pool import WorkerPool
@@ -36,7 +37,9 @@ class Evaluator:
                            **self.defaults)
 
     def evaluate(self, code: str, reference_source: str, task_id: str | None = None,
-                 language: str = "triton") -> EvalResult:
+                 language: str = "triton", departure: Departure | None = None) -> EvalResult:
+        """`departure`: the step's client (server/departure.py): if it leaves, the evaluation
+        stops early with error class `cancelled`."""
         raise NotImplementedError
 
     def start(self) -> None:
@@ -62,8 +65,9 @@ class WorkerEvaluator(Evaluator):
     def start(self) -> None:
         self.pool.start()
 
-    def evaluate(self, code, reference_source, task_id=None, language="triton") -> EvalResult:
-        return self.pool.evaluate(self.request(code, reference_source, task_id, language))
+    def evaluate(self, code, reference_source, task_id=None, language="triton",
+                 departure=None) -> EvalResult:
+        return self.pool.evaluate(self.request(code, reference_source, task_id, language), departure)
 
     def close(self) -> None:
         self.pool.shutdown()

@@ -9,11 +9,17 @@ whose client sends nothing for KERNEL_ENV_IDLE_TIMEOUT_S is closed with IDLE_CLO
 reason that says why. The clock runs only while the session waits for its client's next message:
 a step queued behind other sessions or evaluated for an hour is never idle, and the clock starts
 again when its answer has been sent.
+
+While the app works on a message, the connection's next one is read ahead: a client that leaves
+mid-step is seen as it leaves, and the connection's Departure (server/departure.py) stops that
+step's evaluation, queued or running.
 """
 
 from __future__ import annotations
 
 import asyncio
+
+from server.departure import CURRENT, Departure
 
 IDLE_CLOSE_CODE = 4408  # private-use range; 408 as HTTP's Request Timeout
 DEFAULT_IDLE_TIMEOUT_S = 1800.0
@@ -53,15 +59,33 @@ class IdleClose:
             self.counter.open -= 1
 
     async def _serve(self, scope, receive, send):
-        if not self.timeout_s:
-            return await self.app(scope, receive, send)
+        departure = Departure()
+        context = CURRENT.set(departure)  # the app's task sees it: KernelEnvironment.step_async
         closed = False  # a close was sent: by this middleware or by the app
+        accepted = False
+        pending: asyncio.Future | None = None  # the connection's next message, read ahead
 
-        async def receive_in_time():
-            nonlocal closed
-            try:
-                return await asyncio.wait_for(receive(), self.timeout_s)
-            except asyncio.TimeoutError:
+        def read_ahead() -> None:
+            """Once a message is handed to the app, the next is awaited while the app works on
+            it (a step: seconds to minutes), so a client that leaves is seen as it leaves."""
+            nonlocal pending
+            pending = asyncio.ensure_future(receive())
+            pending.add_done_callback(noticed)
+
+        def noticed(future: asyncio.Future) -> None:
+            if future.cancelled():
+                return
+            if future.exception() is not None or future.result().get("type") == "websocket.disconnect":
+                departure.leave()  # its step in flight stops, queued or evaluated
+
+        async def receive_next():
+            nonlocal closed, pending
+            if pending is None:
+                if not accepted:  # the handshake's message: nothing to read ahead of yet
+                    return await receive()
+                read_ahead()
+            done, _ = await asyncio.wait({pending}, timeout=self.timeout_s or None)
+            if not done:
                 if closed:  # the app closed and waits for the client's answer: none came
                     return {"type": "websocket.disconnect", "code": 1006}
                 closed = True
@@ -71,13 +95,25 @@ class IdleClose:
                 except Exception:  # noqa: BLE001 - the client went at the same moment
                     pass
                 return {"type": "websocket.disconnect", "code": IDLE_CLOSE_CODE}
+            message, pending = pending.result(), None
+            if message.get("type") != "websocket.disconnect":
+                read_ahead()
+            return message
 
         async def send_unless_closed(message):
-            nonlocal closed
+            nonlocal closed, accepted
             if closed:  # the app's close (or a late reply) after this middleware's: the
                 return  # connection is already closing, and a second close is an ASGI error
             if message["type"] == "websocket.close":
                 closed = True
+            elif message["type"] == "websocket.accept":
+                accepted = True
             await send(message)
 
-        await self.app(scope, receive_in_time, send_unless_closed)
+        try:
+            await self.app(scope, receive_next, send_unless_closed)
+        finally:
+            CURRENT.reset(context)
+            departure.leave()  # the session is over: nothing of it may run on
+            if pending is not None and not pending.done():
+                pending.cancel()

@@ -7,12 +7,14 @@ evaluator (the worker pool), turns the result into an observation and logs one J
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import io
 import random
 import re
 import time
+import threading
 import tokenize
 import uuid
 from typing import Any, Optional
@@ -22,6 +24,8 @@ from openenv.core.env_server.types import EnvironmentMetadata
 
 from kernel_env.models import LANGUAGES, KernelAction, code_problem, KernelObservation, KernelState
 from server.config import Config
+from server.departure import CURRENT, Departure
+from server.evaluation.stages import CANCELLED
 from server.eval_log import EvalLog
 from server.evaluation.protocol import EvalRequest, EvalResult
 from server.evaluators import Evaluator
@@ -120,7 +124,38 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
                                 seconds=round(time.perf_counter() - t0, 4))
         return obs
 
-    def step(self, action: KernelAction, timeout_s: Optional[float] = None, **kwargs: Any) -> KernelObservation:
+    async def step_async(self, action: KernelAction, timeout_s: Optional[float] = None,
+                         **kwargs: Any) -> KernelObservation:
+        """OpenEnv awaits this on the WebSocket's own task (where idle_sessions.IdleClose has
+        set the connection's Departure), so the step can be stopped if its client leaves. The
+        step runs on a thread of its own: it blocks for as long as it queues and is evaluated,
+        and a shared executor's few threads would hold up every other session's steps."""
+        departure = CURRENT.get()
+        loop = asyncio.get_running_loop()
+        answer = loop.create_future()
+
+        def settle(result, error) -> None:
+            if not answer.done():  # (the session's task may have been cancelled meanwhile)
+                if error is not None:
+                    answer.set_exception(error)
+                else:
+                    answer.set_result(result)
+
+        def run() -> None:
+            try:
+                result, error = self.step(action, timeout_s, departure=departure, **kwargs), None
+            except BaseException as exc:  # noqa: BLE001 - raised where OpenEnv awaits the step
+                result, error = None, exc
+            try:
+                loop.call_soon_threadsafe(settle, result, error)
+            except RuntimeError:  # the loop closed meanwhile (the server stopping): nobody waits
+                pass
+
+        threading.Thread(target=run, name="kernel_env-step", daemon=True).start()
+        return await answer
+
+    def step(self, action: KernelAction, timeout_s: Optional[float] = None, *,
+             departure: Optional[Departure] = None, **kwargs: Any) -> KernelObservation:
         if self._task is None:
             raise EpisodeError("step called before reset; call reset() first to get a task (over "
                                "HTTP every request gets a fresh environment: play episodes over "
@@ -139,7 +174,8 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
         if result is None:
             result = self.services.evaluator.evaluate(action.code, self._source,
                                                       task_id=self._task.task_id,
-                                                      language=self._state.language)
+                                                      language=self._state.language,
+                                                      departure=departure)
         else:
             result = dataclasses.replace(result, feedback=(
                 f"The same submission as turn {repeat_of} (comments and layout aside): its result "
@@ -155,7 +191,8 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
             st.turn += 1
             st.done = st.turn >= st.max_turns
             st.best_reward = max(st.best_reward, result.reward)
-            if repeat_of is None and result.error_class != "timeout":  # a timeout may be the host's load
+            # a timeout may be the host's load; a cancelled step (its client left) was not judged
+            if repeat_of is None and result.error_class not in ("timeout", CANCELLED):
                 self._results[key] = (st.turn, result)
         else:
             st.uncounted += 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import itertools
 import json
 import os
 import shutil
@@ -22,6 +23,8 @@ import threading
 import time
 from pathlib import Path
 
+from server.departure import Departure
+from server.evaluation.stages import CANCELLED
 from server.evaluation.protocol import EvalRequest, EvalResult
 
 # Only these variables reach a worker: no credentials (MODAL_PROXY_*, tokens, keys).
@@ -91,6 +94,13 @@ class WorkerHost:
         self.ready = threading.Event()
         self.lock = threading.Lock()
         self.scratch: str | None = None  # the host's TMPDIR: its evaluations' folders live here
+        # Cancelling a step whose client left (server/departure.py): the numbers of such jobs go
+        # down a pipe of their own to the host (children.CancelPipe), which stops the job if it
+        # is still the one it runs; a number written late names a job already over.
+        self._cancel_w: int | None = None
+        self._jobs = itertools.count(1)
+        self._running: int | None = None  # the job sent and not yet answered
+        self._job_lock = threading.Lock()
 
     def start(self) -> None:
         self.ready.clear()  # (GET /status: not up until the new host says so)
@@ -98,13 +108,23 @@ class WorkerHost:
         self._remove_scratch()  # a host that died left its evaluations' folders behind
         self.scratch = tempfile.mkdtemp(prefix="kernel_env_host_")
         env = dict(scrubbed_env(self.device, self.visible), TMPDIR=self.scratch)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.evaluation.worker", "--device", worker_device,
-             "--spares", str(self.spares)]
-            + (["--cpus", ",".join(map(str, self.cpus))] if self.cpus else []),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, cwd=str(ROOT),
-            env=env, text=True, bufsize=1, start_new_session=True,
-        )
+        self._close_cancel_pipe()
+        cancel_r, cancel_w = os.pipe()
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "server.evaluation.worker", "--device", worker_device,
+                 "--spares", str(self.spares), "--cancel-fd", str(cancel_r)]
+                + (["--cpus", ",".join(map(str, self.cpus))] if self.cpus else []),
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, cwd=str(ROOT),
+                env=env, text=True, bufsize=1, start_new_session=True, pass_fds=(cancel_r,),
+            )
+        except BaseException:
+            os.close(cancel_w)
+            raise
+        finally:
+            os.close(cancel_r)
+        os.set_blocking(cancel_w, False)  # a host that stopped reading must not block the loop
+        self._cancel_w = cancel_w
         self.started_at = start_time(self.proc.pid)
         # {"event": "ready"} once torch and triton are imported; a host that hangs on its way
         # there must not hold its slot (and the steps queued for it) forever
@@ -117,8 +137,9 @@ class WorkerHost:
             raise RuntimeError(f"worker for {self.device} exited during start-up (code {self.proc.wait()})")
         self.ready.set()
 
-    def evaluate(self, req: EvalRequest, timeout_s: float) -> EvalResult:
-        """Send one request and wait for its result; restart the host if it died or hung."""
+    def evaluate(self, req: EvalRequest, timeout_s: float, departure: Departure | None = None) -> EvalResult:
+        """Send one request and wait for its result; restart the host if it died or hung.
+        `departure`: the step's client; if it leaves, the host is told to stop the job."""
         if self.proc is None or self.proc.poll() is not None:
             if self.proc is not None:
                 self.stop()  # what the dead host's evaluations started may still run
@@ -129,19 +150,46 @@ class WorkerHost:
                 return EvalResult(stage="static_check", error_class="internal_error",
                                   feedback=f"the worker host failed to start ({exc}); it is "
                                   "started again on the next step, please submit again")
-        payload = dict(req.to_dict(), device="cuda:0" if self.device.startswith("cuda:") else "cpu")
+        job = next(self._jobs)
+        payload = dict(req.to_dict(), device="cuda:0" if self.device.startswith("cuda:") else "cpu",
+                       job=job)
+        with self._job_lock:
+            self._running = job
+        forget = departure.on_leave(lambda: self._cancel(job)) if departure is not None else None
         try:
             self.proc.stdin.write(json.dumps(payload) + "\n")
             self.proc.stdin.flush()
             line = _readline_with_timeout(self.proc, timeout_s)
         except (BrokenPipeError, OSError):
             line = None
+        finally:
+            if forget is not None:
+                forget()
+            with self._job_lock:
+                self._running = None
         if not line:
             self.stop()
             return EvalResult(stage="static_check", error_class="internal_error",
                               feedback="the worker host stopped answering; it was restarted, "
                               "please submit again")
         return EvalResult.from_dict(json.loads(line)["result"])
+
+    def _cancel(self, job: int) -> None:
+        """Tell the host to stop `job` if it still runs it (called from the event loop's thread
+        as the step's client leaves)."""
+        with self._job_lock:
+            if self._running != job or self._cancel_w is None:
+                return
+            try:
+                os.write(self._cancel_w, f"{job}\n".encode())
+            except OSError:  # the pipe is full or the host gone: the job runs to its end
+                pass
+
+    def _close_cancel_pipe(self) -> None:
+        with self._job_lock:
+            if self._cancel_w is not None:
+                os.close(self._cancel_w)
+                self._cancel_w = None
 
     def stop(self) -> None:
         """Kill the host and everything it started (its evaluation processes, and what those
@@ -153,6 +201,7 @@ class WorkerHost:
                 self.proc.wait()
             kill_session(self.proc.pid, self.started_at)  # it led its own session
         self.proc = None
+        self._close_cancel_pipe()
         self._remove_scratch()
 
     def _remove_scratch(self) -> None:
@@ -253,15 +302,22 @@ class WorkerPool:
             for t in threads:
                 t.join()
 
-    def evaluate(self, req: EvalRequest) -> EvalResult:
+    def evaluate(self, req: EvalRequest, departure: Departure | None = None) -> EvalResult:
+        """`departure`: the step's client (server/departure.py). If it leaves, a step still
+        queued leaves the queue unevaluated, and a running one is stopped by its host: either
+        way the answer's error class is `cancelled`, and the slot goes to the next step."""
         arrived = time.monotonic()
-        host = self._acquire()
+        host = self._acquire(departure)
         queued = time.monotonic() - arrived
+        if host is None:
+            return EvalResult(stage="static_check", error_class=CANCELLED, queue_seconds=round(queued, 4),
+                              feedback="the step's client left while it waited for a slot; it "
+                                       "was not evaluated")
         with self._lock:
             req = dataclasses.replace(req, backlog=max(req.backlog, len(self._waiters)))
         try:
             with host.lock:
-                result = host.evaluate(req, self.step_timeout_s)
+                result = host.evaluate(req, self.step_timeout_s, departure)
             # set here: nothing the evaluation process says can move them
             result.worker, result.queue_seconds = host.slot, round(queued, 4)
             return result
@@ -280,13 +336,26 @@ class WorkerPool:
                           "up": proc is not None and proc.poll() is None and host.ready.is_set()})
         return {"slots": slots, "queued_steps": queued}
 
-    def _acquire(self) -> WorkerHost:
+    def _acquire(self, departure: Departure | None = None) -> WorkerHost | None:
+        """A free host, waiting in FIFO order; None if the step's client leaves first."""
         with self._lock:
             if self._free and not self._waiters:
                 return self._free.popleft()
             waiter = [threading.Event(), None]
             self._waiters.append(waiter)
-        waiter[0].wait()
+        forget = departure.on_leave(waiter[0].set) if departure is not None else None
+        try:
+            waiter[0].wait()
+        finally:
+            if forget is not None:
+                forget()
+        with self._lock:
+            if waiter[1] is None:  # woken by the departure, still queued: it leaves the queue
+                self._waiters.remove(waiter)
+                return None
+        if departure is not None and departure.gone:  # handed a host as its client left
+            self._release(waiter[1])
+            return None
         return waiter[1]
 
     def _release(self, host: WorkerHost) -> None:

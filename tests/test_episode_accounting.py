@@ -26,7 +26,7 @@ class Recorder:
     def __init__(self):
         self.calls = []
 
-    def evaluate(self, code, reference_source, task_id=None, language="triton"):
+    def evaluate(self, code, reference_source, task_id=None, language="triton", departure=None):
         self.calls.append((task_id, reference_source))
         return EvalResult(stage="correctness", error_class="output_mismatch", feedback="stand-in")
 
@@ -94,7 +94,7 @@ class NoisyScorer:
     def __init__(self):
         self.codes = []
 
-    def evaluate(self, code, reference_source, task_id=None, language="triton"):
+    def evaluate(self, code, reference_source, task_id=None, language="triton", departure=None):
         self.codes.append(code)
         speedup = 1.0 + 0.1 * len(self.codes)
         return EvalResult(stage="scored", correct=True, reward=speedup, speedup=speedup,
@@ -138,7 +138,7 @@ def test_a_timed_out_submission_is_evaluated_again_when_resubmitted(env):
     class TimesOut:
         name = "times-out"
 
-        def evaluate(self, code, reference_source, task_id=None, language="triton"):
+        def evaluate(self, code, reference_source, task_id=None, language="triton", departure=None):
             calls.append(code)
             return EvalResult(stage="timing", error_class="timeout", feedback="timed out")
 

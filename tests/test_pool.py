@@ -19,7 +19,7 @@ def test_steps_run_one_at_a_time_in_arrival_order_and_carry_the_backlog():
     started, release = [], threading.Event()
     running = []
 
-    def evaluate(req, timeout_s):
+    def evaluate(req, timeout_s, departure=None):
         running.append(req.code)
         assert len(running) == 1, "two evaluations on one worker at once"
         started.append((req.code, req.backlog))
@@ -57,7 +57,7 @@ def test_each_gpu_runs_its_own_step_at_once_and_says_which_it_was():
     lock = threading.Lock()
 
     def evaluating(host):
-        def evaluate(req, timeout_s):
+        def evaluate(req, timeout_s, departure=None):
             with lock:
                 assert host.slot not in running, "two evaluations on one GPU at once"
                 running.add(host.slot)

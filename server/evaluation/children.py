@@ -26,11 +26,48 @@ import traceback
 from . import confinement
 from .feedback import type_name, without_suggestions
 from .protocol import EvalRequest
-from .stages import CORRECTNESS, TIMED, TIMING
+from .stages import CANCELLED, CORRECTNESS, TIMED, TIMING
 
 CHILD_LOG_BYTES = 256 * 1024 * 1024  # RLIMIT_FSIZE: a flood of prints fails writes, not the host
 POLL_S = 0.05
 LOG_TAIL_CHARS = 64 * 1024
+
+
+class CancelPipe:
+    """The job numbers the pool has cancelled (their clients left), read from a pipe whose write
+    end the pool holds (pool.WorkerHost): the host's current job is stopped once its number, or
+    a later one, has come. Numbers only grow, so a cancel that came too late for its own job
+    cannot stop the next."""
+
+    def __init__(self, fd: int):
+        self.fd, self.job, self.latest, self.open = fd, None, -1, True
+        self._buffer = b""
+        os.set_blocking(fd, False)
+
+    def begin(self, job: int | None) -> None:
+        """The job now run (None: one that no cancel can name)."""
+        self.job = job
+
+    def cancelled(self) -> bool:
+        self._read()
+        return self.job is not None and self.latest >= self.job
+
+    def _read(self) -> None:
+        while self.open:
+            try:
+                chunk = os.read(self.fd, 4096)
+            except BlockingIOError:
+                break
+            except OSError:
+                chunk = b""
+            if not chunk:  # the pool is gone: nothing more will come (and select would spin)
+                self.open = False
+                break
+            self._buffer += chunk
+        *lines, self._buffer = self._buffer.split(b"\n")
+        for line in lines:
+            if line.strip().isdigit():
+                self.latest = max(self.latest, int(line))
 
 
 class ChildOutcome:
@@ -204,13 +241,14 @@ class Child:
         self.read_fd = read_fd
 
     def watch(self, first_stage: str, timeouts: dict, memory_limit_gb: float,
-              on_timed=None, on_timing=None) -> ChildOutcome:
+              on_timed=None, on_timing=None, cancel: "CancelPipe | None" = None) -> ChildOutcome:
         """Wait for the result under the limits; always reap the child and its process group.
         `on_timing()` runs when the child begins its timing stage, `on_timed()` once, when it
-        reports its timed calls over."""
+        reports its timed calls over; `cancel`: the child is stopped (reason `cancelled`) once
+        the current job's number comes on it."""
         try:
             return _watch(self.pid, self.read_fd, first_stage, timeouts, memory_limit_gb,
-                          self.workdir, self.token, on_timed, on_timing)
+                          self.workdir, self.token, on_timed, on_timing, cancel)
         finally:
             self.discard()
 
@@ -297,7 +335,7 @@ class Spare(Child):
         self._write(GO_LINE)
 
     def watch(self, timeouts: dict, memory_limit_gb: float,
-              on_timed=None, on_timing=None) -> ChildOutcome:
+              on_timed=None, on_timing=None, cancel: "CancelPipe | None" = None) -> ChildOutcome:
         """As Child.watch, from STARTUP: the job's first stage is timed from when the child
         announces it, its warm-up over."""
         def timing():
@@ -307,7 +345,7 @@ class Spare(Child):
             finally:
                 self.go()
         limits = dict(timeouts, **{STARTUP: STARTUP_LIMIT_S})
-        return super().watch(STARTUP, limits, memory_limit_gb, on_timed, timing)
+        return super().watch(STARTUP, limits, memory_limit_gb, on_timed, timing, cancel)
 
     def pause(self) -> None:
         """Stop the process (SIGSTOP) and wait until it has stopped (up to PAUSE_WAIT_S: one
@@ -542,13 +580,17 @@ def _parse(line: bytes, token: str) -> dict | None:
 
 
 def _watch(pid, read_fd, stage, timeouts, memory_limit_gb, workdir, token,
-           on_timed=None, on_timing=None) -> ChildOutcome:
+           on_timed=None, on_timing=None, cancel: "CancelPipe | None" = None) -> ChildOutcome:
     messages, buffer = [], b""
     deadline = time.monotonic() + float(timeouts.get(stage, 60))
     limit_bytes = memory_limit_gb * (1 << 30)
     eof = False
     while True:
-        ready, _, _ = select.select([read_fd], [], [], POLL_S)
+        watched = [read_fd] + ([cancel.fd] if cancel is not None and cancel.open else [])
+        ready, _, _ = select.select(watched, [], [], POLL_S)
+        if cancel is not None and cancel.fd in ready and cancel.cancelled():
+            return _stop(pid, read_fd, messages, buffer, token, stage, CANCELLED, workdir)
+        ready = read_fd in ready
         if ready:
             chunk = os.read(read_fd, 1 << 16)
             eof = not chunk
@@ -718,6 +760,8 @@ def _log_tail(workdir: str) -> str:
 def describe_death(outcome: ChildOutcome, limits: dict) -> tuple[str, str]:
     """(error_class, feedback) for a child that produced no result."""
     stage = outcome.stage
+    if outcome.reason == CANCELLED:
+        return CANCELLED, f"the step's client left during '{stage}'; its evaluation was stopped"
     tail = _summarise_log(outcome.log_tail)
     if outcome.reason == "timeout":
         return "timeout", f"stage '{stage}' ran past its {limits.get(stage)} s limit and was killed{tail}"

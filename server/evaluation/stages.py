@@ -44,7 +44,9 @@ ERROR_CLASSES = {
     "crash": "the evaluation process died (os._exit, segfault, abort)",
     "out_of_memory": "the evaluation ran out of host or device memory",
     "internal_error": "the evaluator itself failed (not the submission's fault)",
+    "cancelled": "the step's client left, so its evaluation was stopped (logged, never read)",
 }
+CANCELLED = "cancelled"  # (server/departure.py)
 
 
 class StageFailure(Exception):

@@ -29,16 +29,17 @@ import traceback
 from . import children, confinement
 from .children import STARTUP, ChildOutcome, Spare, describe_death
 from .protocol import EvalRequest, EvalResult
-from .stages import STATIC_CHECK
+from .stages import CANCELLED, STATIC_CHECK
 
 class Host:
     """The long-lived worker process's state: its device, its spare children, the profile cache."""
 
-    def __init__(self, device: str, spares: int = 1):
+    def __init__(self, device: str, spares: int = 1, cancel: children.CancelPipe | None = None):
         self.device = device
         self.profiles: dict[str, dict] = {}
         self.count = max(1, spares)
         self.spares: list[Spare] = []  # the next steps' processes, the oldest first
+        self.cancel = cancel  # the jobs whose clients left (pool.WorkerHost's cancel pipe)
 
     def _fork_spares(self) -> None:
         while len(self.spares) < self.count:
@@ -58,7 +59,7 @@ class Host:
         for spare in self.spares:
             spare.resume()
 
-    def _run(self, spec: dict, req: EvalRequest) -> ChildOutcome:
+    def _run(self, spec: dict, req: EvalRequest, cancel: children.CancelPipe | None = None) -> ChildOutcome:
         """A step's job runs in the oldest spare. The spares are paused (SIGSTOP) from the moment
         its timing stage begins until its timed calls are over, and for all of a reference's
         profile (timed throughout): on the H200 a process making its CUDA context beside a timed
@@ -90,7 +91,7 @@ class Host:
                 except OSError:
                     pass  # no fork now: tried again after the step
             return spare.watch(req.stage_timeouts, req.memory_limit_gb,
-                               on_timing=self._pause, on_timed=timed)
+                               on_timing=self._pause, on_timed=timed, cancel=cancel)
         finally:
             self._resume()
             try:
@@ -132,6 +133,8 @@ class Host:
         limits = req.stage_timeouts
         key = hashlib.sha256(f"{req.task_id}\0{req.reference_source}\0{req.device}\0{req.mock}".encode()).hexdigest()
         profile = self.profiles.get(key)
+        if self._cancelled():  # its client left while it was queued or sent
+            return _cancelled(STATIC_CHECK, profile)
         refused = self._refused_statically(req) if req.backlog > 0 else None
         if refused is not None:
             if profile is not None:
@@ -148,8 +151,11 @@ class Host:
                         "shapes need the gpu evaluator)" if error_class in ("timeout", "out_of_memory") else "")
                 return EvalResult(stage=STATIC_CHECK, error_class="internal_error",
                                   feedback=f"profiling the reference failed ({error_class}): {feedback}{hint}")
-            self.profiles[key] = profile
-        outcome = self._run({"kind": "candidate", "request": req.to_dict(), "profile": profile}, req)
+            self.profiles[key] = profile  # (kept for the task's later steps, whoever left)
+        if self._cancelled():
+            return _cancelled(STATIC_CHECK, profile)
+        outcome = self._run({"kind": "candidate", "request": req.to_dict(), "profile": profile}, req,
+                            self.cancel)
         if outcome.payload is not None:
             from .scoring import rescore  # imports torch: only once the host is set up
 
@@ -157,11 +163,23 @@ class Host:
             if isinstance(seconds, dict) and type(seconds.get("reported_at")) is float:
                 seconds["report"] = round(time.monotonic() - seconds.pop("reported_at"), 4)
             return rescore(req, profile, EvalResult.from_dict(outcome.payload))
+        if outcome.reason == CANCELLED:
+            return _cancelled(STATIC_CHECK if outcome.stage == STARTUP else outcome.stage, profile)
         if outcome.stage == STARTUP:
             return _not_started(outcome, limits)
         error_class, feedback = describe_death(outcome, limits)
         return EvalResult(stage=outcome.stage, error_class=error_class, feedback=feedback,
                           device=profile.get("device_name", ""))
+
+    def _cancelled(self) -> bool:
+        return self.cancel is not None and self.cancel.cancelled()
+
+
+def _cancelled(stage: str, profile: dict | None) -> EvalResult:
+    """A step whose client left (server/departure.py): nobody reads it; the log does."""
+    return EvalResult(stage=stage, error_class=CANCELLED,
+                      feedback=f"the step's client left; its evaluation was stopped at '{stage}'",
+                      device=(profile or {}).get("device_name", ""))
 
 
 # The pre-check's own limit: a typical submission's check takes milliseconds; a slow one (a
@@ -233,6 +251,8 @@ def main(argv=None) -> None:
                         help="evaluation processes kept warming ahead of the steps (KERNEL_ENV_SPARES)")
     parser.add_argument("--cpus", default="",
                         help="comma-separated CPUs this host and its evaluations run on (pool.cpu_shares)")
+    parser.add_argument("--cancel-fd", type=int, default=-1,
+                        help="a pipe the pool writes the numbers of cancelled jobs to (pool.WorkerHost)")
     args = parser.parse_args(argv)
     if args.cpus:  # before torch is imported: its thread pools size themselves to these
         os.sched_setaffinity(0, {int(c) for c in args.cpus.split(",")})
@@ -263,14 +283,19 @@ def main(argv=None) -> None:
         children.CONFINING["on"] = False
         print(f"kernel_env worker {args.device}: evaluations' file writes are not confined: "
               f"{unconfined} (README, threat model)", file=sys.stderr)
-    host = Host(args.device, args.spares)
+    host = Host(args.device, args.spares,
+                children.CancelPipe(args.cancel_fd) if args.cancel_fd >= 0 else None)
     host.prepare_spare()
     protocol_out.write(json.dumps({"event": "ready", "device": args.device}) + "\n")
     for line in sys.stdin:
         if not line.strip():
             continue
         try:
-            req = EvalRequest.from_dict(json.loads(line))
+            spec = json.loads(line)
+            job = spec.pop("job", None) if isinstance(spec, dict) else None
+            if host.cancel is not None:
+                host.cancel.begin(job if type(job) is int else None)
+            req = EvalRequest.from_dict(spec)
             result = host.handle(req)
         except Exception:
             result = EvalResult(stage=STATIC_CHECK, error_class="internal_error",
