@@ -18,6 +18,8 @@ step's evaluation, queued or running.
 from __future__ import annotations
 
 import asyncio
+import collections
+import json
 
 from server.departure import CURRENT, Departure
 
@@ -61,44 +63,26 @@ class IdleClose:
     async def _serve(self, scope, receive, send):
         departure = Departure()
         context = CURRENT.set(departure)  # the app's task sees it: KernelEnvironment.step_async
+        inbox = _Inbox(receive, departure)
         closed = False  # a close was sent: by this middleware or by the app
         accepted = False
-        pending: asyncio.Future | None = None  # the connection's next message, read ahead
-
-        def read_ahead() -> None:
-            """Once a message is handed to the app, the next is awaited while the app works on
-            it (a step: seconds to minutes), so a client that leaves is seen as it leaves."""
-            nonlocal pending
-            pending = asyncio.ensure_future(receive())
-            pending.add_done_callback(noticed)
-
-        def noticed(future: asyncio.Future) -> None:
-            if future.cancelled():
-                return
-            if future.exception() is not None or future.result().get("type") == "websocket.disconnect":
-                departure.leave()  # its step in flight stops, queued or evaluated
 
         async def receive_next():
-            nonlocal closed, pending
-            if pending is None:
-                if not accepted:  # the handshake's message: nothing to read ahead of yet
-                    return await receive()
-                read_ahead()
-            done, _ = await asyncio.wait({pending}, timeout=self.timeout_s or None)
-            if not done:
-                if closed:  # the app closed and waits for the client's answer: none came
-                    return {"type": "websocket.disconnect", "code": 1006}
-                closed = True
-                try:
-                    await send({"type": "websocket.close", "code": IDLE_CLOSE_CODE,
-                                "reason": idle_reason(self.timeout_s)})
-                except Exception:  # noqa: BLE001 - the client went at the same moment
-                    pass
-                return {"type": "websocket.disconnect", "code": IDLE_CLOSE_CODE}
-            message, pending = pending.result(), None
-            if message.get("type") != "websocket.disconnect":
-                read_ahead()
-            return message
+            nonlocal closed
+            if not accepted:  # the handshake's message: nothing to read ahead of yet
+                return await receive()
+            message = await inbox.next(self.timeout_s or None)
+            if message is not None:
+                return message
+            if closed:  # the app closed and waits for the client's answer: none came
+                return {"type": "websocket.disconnect", "code": 1006}
+            closed = True
+            try:
+                await send({"type": "websocket.close", "code": IDLE_CLOSE_CODE,
+                            "reason": idle_reason(self.timeout_s)})
+            except Exception:  # noqa: BLE001 - the client went at the same moment
+                pass
+            return {"type": "websocket.disconnect", "code": IDLE_CLOSE_CODE}
 
         async def send_unless_closed(message):
             nonlocal closed, accepted
@@ -115,5 +99,75 @@ class IdleClose:
         finally:
             CURRENT.reset(context)
             departure.leave()  # the session is over: nothing of it may run on
-            if pending is not None and not pending.done():
-                pending.cancel()
+            inbox.close()
+
+
+# Messages read ahead of the app at most. A client may send a message or two after its step
+# before it leaves (OpenEnv's client sends {"type": "close"} ahead of its close frame), and the
+# disconnect behind them must still be seen; bounded, as each may be 2 MiB.
+READ_AHEAD = 4
+
+
+class _Inbox:
+    """A connection's messages, read ahead of its app while it works (a step: seconds to
+    minutes), so that a client that leaves is seen as it leaves: its Departure is told."""
+
+    def __init__(self, receive, departure: Departure):
+        self.receive, self.departure = receive, departure
+        self.messages: collections.deque = collections.deque()  # (a failed receive's error too)
+        self.reader: asyncio.Future | None = None
+        self.arrived = asyncio.Event()
+        self.ended = False  # the disconnect came (or receive failed): nothing more to read
+
+    def fill(self) -> None:
+        if self.reader is None and not self.ended and len(self.messages) < READ_AHEAD:
+            self.reader = asyncio.ensure_future(self.receive())
+            self.reader.add_done_callback(self._arrive)
+
+    def _arrive(self, reader: asyncio.Future) -> None:
+        self.reader = None
+        if reader.cancelled():
+            return
+        error = reader.exception()
+        message = error if error is not None else reader.result()
+        self.messages.append(message)
+        if error is not None or message.get("type") == "websocket.disconnect":
+            self.ended = True
+            self.departure.leave()  # its step in flight stops, queued or evaluated
+        elif _says_goodbye(message):
+            self.departure.leave()
+        self.arrived.set()
+        self.fill()
+
+    async def next(self, timeout_s: float | None) -> dict | None:
+        """The next message, in order; None if none came within `timeout_s` (None: no limit)."""
+        while not self.messages:
+            if self.ended:
+                return {"type": "websocket.disconnect", "code": 1006}
+            self.arrived.clear()
+            self.fill()
+            try:
+                await asyncio.wait_for(self.arrived.wait(), timeout_s)
+            except asyncio.TimeoutError:
+                return None
+        message = self.messages.popleft()
+        self.fill()
+        if isinstance(message, BaseException):
+            raise message
+        return message
+
+    def close(self) -> None:
+        if self.reader is not None and not self.reader.done():
+            self.reader.cancel()
+
+
+def _says_goodbye(message: dict) -> bool:
+    """OpenEnv's client's last message before its close frame: {"type": "close"}."""
+    text = message.get("text")
+    if not isinstance(text, str) or len(text) > 64:
+        return False
+    try:
+        said = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(said, dict) and said.get("type") == "close"

@@ -143,7 +143,7 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
 
         def run() -> None:
             try:
-                result, error = self.step(action, timeout_s, departure=departure, **kwargs), None
+                result, error = self._step(action, departure), None
             except BaseException as exc:  # noqa: BLE001 - raised where OpenEnv awaits the step
                 result, error = None, exc
             try:
@@ -154,8 +154,12 @@ class KernelEnvironment(Environment[KernelAction, KernelObservation, KernelState
         threading.Thread(target=run, name="kernel_env-step", daemon=True).start()
         return await answer
 
-    def step(self, action: KernelAction, timeout_s: Optional[float] = None, *,
-             departure: Optional[Departure] = None, **kwargs: Any) -> KernelObservation:
+    def step(self, action: KernelAction, timeout_s: Optional[float] = None, **kwargs: Any) -> KernelObservation:
+        return self._step(action, None)
+
+    def _step(self, action: KernelAction, departure: Optional[Departure]) -> KernelObservation:
+        """`departure`: the WebSocket client's (step_async), whose leaving stops the evaluation;
+        not a keyword of `step`, where a request's extra fields land."""
         if self._task is None:
             raise EpisodeError("step called before reset; call reset() first to get a task (over "
                                "HTTP every request gets a fresh environment: play episodes over "

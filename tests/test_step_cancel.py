@@ -82,6 +82,35 @@ def test_a_step_whose_client_leaves_is_stopped_queued_or_running(one_slot_server
     assert sorted(s["stage"] for s in cancelled) == ["correctness", "static_check"], cancelled
 
 
+def test_the_kernelenv_clients_own_close_mid_step_stops_the_step(one_slot_server):
+    """OpenEnv's client says goodbye ({"type": "close"}) before its close frame: that message,
+    read ahead while the step runs, is enough, and the disconnect behind it is seen too."""
+    url, log = one_slot_server
+    _scored_step(url)
+
+    async def run() -> float:
+        env = KernelEnv(base_url=url)
+        await env.reset(task_id="level1/19_ReLU")
+        step = asyncio.create_task(env.step(KernelAction(code=kernel_source("adversarial", "infinite_loop"))))
+        await _until(lambda: _status(url)["slots"][0]["busy"], 60, "the step running")
+        await asyncio.sleep(3)
+        await env.close()
+        freed = await _until(lambda: not _status(url)["slots"][0]["busy"], 30, "the slot freed")
+        step.cancel()
+        return freed
+
+    assert asyncio.run(run()) < 30 < CORRECTNESS_LIMIT_S
+    last = [json.loads(line) for line in log.read_text().splitlines()][-1]
+    assert (last["stage"], last["error_class"]) == ("correctness", CANCELLED), last
+
+
+def test_an_http_step_naming_a_departure_is_refused_as_before(one_slot_server):
+    """A request's extra fields reach `step`'s keywords: `departure` is not one of them."""
+    url, _ = one_slot_server
+    reply = httpx.post(f"{url}/step", json={"action": {"code": "x = 1"}, "departure": 1}, timeout=30)
+    assert reply.status_code == 400 and "reset" in reply.text, reply.text
+
+
 def _scored_step(url: str) -> None:
     with KernelEnv(base_url=url).sync() as env:
         env.reset(task_id="level1/19_ReLU")
