@@ -62,7 +62,11 @@ def test_kernel_gets_its_verdict_on_the_gpu(evaluator, path):
         return
     assert result.stage == "scored", f"{result.error_class}: {result.feedback}"
     assert result.correct and result.reward > 0 and result.timing_meaningful
-    assert result.runtime_ms > 0 and result.ref_runtime_ms > 0 and 0.01 < result.speedup < 100
+    assert result.runtime_ms > 0 and result.ref_runtime_ms > 0 and 0 < result.speedup < 100
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # alone on the GPU: a plausible speedup. Beside
+        # other workers' evaluations a few-µs kernel waits for their contexts' time slices (session
+        # 42's H100, 8 workers: three honest ReLU-sized kernels timed at 0.5-1.0 ms, speedup 0.004)
+        assert result.speedup > 0.01, result.speedup
     # the roof of the GPU the step ran on (session 39's H100 found this asserting "H200")
     gpu = detect_gpu(torch.cuda.get_device_name(0))
     assert result.roofline["roofline_frac"] is not None and not gpu.fallback
