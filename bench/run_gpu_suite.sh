@@ -55,30 +55,31 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)"
 if [ "$PHASE" = one ]; then
   # What matters most, in one command under a 600 s limit, each part bounded by its own time
-  # (for sessions whose device comes once, late, with little budget left): the kernel cases on
-  # 8 workers, the device-memory and timing GPU tests, a 3-repeat benchmark without the
+  # (for sessions whose device comes once, late, with little budget left; on session 42's H100
+  # 8 workers ran ~470 of the 511 kernel cases in 260 s, the rest of the command 200 s): the
+  # kernel cases on 8 workers, the device-memory and timing GPU tests, a 3-repeat benchmark without the
   # provenance table, the full-size ReLU step's memory with and without expandable segments,
   # and what the unit trials cost to make at level 2's shapes.
-  echo "== kernel cases (gpu_parallel, 8 workers, 260 s at most)"
-  timeout 260 python3 bench/run_part.py 1 1 -q -p no:cacheprovider -m "gpu and gpu_parallel" \
+  echo "== kernel cases (gpu_parallel, 8 workers, 310 s at most)"
+  timeout 310 python3 bench/run_part.py 1 1 -q -p no:cacheprovider -m "gpu and gpu_parallel" \
     tests/test_gpu.py -n 8 -rfE 2>&1 | tee "$LOGS/gpu-tests-kernels.log" \
     | grep -E "^(FAILED|ERROR)|passed|failed|^part " | cut -c1-300 | awk 'NR <= 30'
-  echo "== device memory and timing GPU tests (60 s at most)"
-  timeout 60 python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_device_memory.py \
+  echo "== device memory and timing GPU tests (45 s at most)"
+  timeout 45 python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_device_memory.py \
     tests/test_timing_gpu.py -rfE 2>&1 | tee "$LOGS/gpu-tests-memory-timing.log" \
     | grep -E "^(FAILED|ERROR)|passed|failed" | cut -c1-300
-  echo "== benchmark, 3 repeats, no provenance table (120 s at most)"
-  timeout 120 python3 bench/gpu_bench.py ${KB:+--kernelbench-dir "$KB"} --repeats 3 --no-provenance \
+  echo "== benchmark, 3 repeats, no provenance table (110 s at most)"
+  timeout 110 python3 bench/gpu_bench.py ${KB:+--kernelbench-dir "$KB"} --repeats 3 --no-provenance \
     2>&1 | grep -v -i warn | tee "$LOGS/bench.log" | tail -30
   if [ -n "$KB" ]; then
-    echo "== full-size ReLU step: plain, then with expandable segments (40 s each at most)"
-    timeout 40 python3 bench/step_profile.py --kernelbench-dir "$KB" --only ReLU 2>&1 \
+    echo "== full-size ReLU step: plain, then with expandable segments (35 s each at most)"
+    timeout 35 python3 bench/step_profile.py --kernelbench-dir "$KB" --only ReLU 2>&1 \
       | grep -v -i warn | tee "$LOGS/step-profile-relu.log" | grep -E "^[A-Za-z]|device memory|stages"
-    PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True timeout 40 python3 bench/step_profile.py \
+    PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True timeout 35 python3 bench/step_profile.py \
       --kernelbench-dir "$KB" --only ReLU 2>&1 | grep -v -i warn \
       | tee "$LOGS/step-profile-relu-expandable.log" | grep -E "^[A-Za-z]|device memory|stages"
-    echo "== the unit trials' making at level 2's full shapes, quiet units first (60 s at most)"
-    timeout 60 python3 bench/unit_making.py --kernelbench-dir "$KB" --levels 2 --deadline 50 2>&1 \
+    echo "== the unit trials' making at level 2's full shapes, quiet units first (50 s at most)"
+    timeout 50 python3 bench/unit_making.py --kernelbench-dir "$KB" --levels 2 --deadline 40 2>--levels 2 --deadline 50 2>&11 \
       | grep -v -i warn | tee "$LOGS/unit-making.log" | tail -6
   fi
   exit 0
