@@ -79,7 +79,7 @@ if [ "$PHASE" = one ]; then
       --kernelbench-dir "$KB" --only ReLU 2>&1 | grep -v -i warn \
       | tee "$LOGS/step-profile-relu-expandable.log" | grep -E "^[A-Za-z]|device memory|stages"
     echo "== the unit trials' making at level 2's full shapes, quiet units first (50 s at most)"
-    timeout 50 python3 bench/unit_making.py --kernelbench-dir "$KB" --levels 2 --deadline 40 2>--levels 2 --deadline 50 2>&11 \
+    timeout 50 python3 bench/unit_making.py --kernelbench-dir "$KB" --levels 2 --deadline 40 2>&1 \
       | grep -v -i warn | tee "$LOGS/unit-making.log" | tail -6
   fi
   exit 0
