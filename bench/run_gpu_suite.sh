@@ -60,8 +60,8 @@ if [ "$PHASE" = one ]; then
   # kernel cases on 8 workers, the device-memory and timing GPU tests, a 3-repeat benchmark without the
   # provenance table, the full-size ReLU step's memory with and without expandable segments,
   # and what the unit trials cost to make at level 2's shapes.
-  echo "== kernel cases (gpu_parallel, 8 workers, 310 s at most)"
-  timeout 310 python3 bench/run_part.py 1 1 -q -p no:cacheprovider -m "gpu and gpu_parallel" \
+  echo "== kernel cases (gpu_parallel, 8 workers, 305 s at most)"
+  timeout 305 python3 bench/run_part.py 1 1 -q -p no:cacheprovider -m "gpu and gpu_parallel" \
     tests/test_gpu.py -n 8 -rfE 2>&1 | tee "$LOGS/gpu-tests-kernels.log" \
     | grep -E "^(FAILED|ERROR)|passed|failed|^part " | cut -c1-300 | awk 'NR <= 30'
   echo "== device memory and timing GPU tests (45 s at most)"
@@ -78,8 +78,8 @@ if [ "$PHASE" = one ]; then
     PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True timeout 35 python3 bench/step_profile.py \
       --kernelbench-dir "$KB" --only ReLU 2>&1 | grep -v -i warn \
       | tee "$LOGS/step-profile-relu-expandable.log" | grep -E "^[A-Za-z]|device memory|stages"
-    echo "== the unit trials' making at level 2's full shapes, quiet units first (50 s at most)"
-    timeout 50 python3 bench/unit_making.py --kernelbench-dir "$KB" --levels 2 --deadline 40 2>&1 \
+    echo "== the unit trials' making at level 2's full shapes, quiet units first (55 s at most)"
+    timeout 55 python3 bench/unit_making.py --kernelbench-dir "$KB" --levels 2 --deadline 45 2>&1 \
       | grep -v -i warn | tee "$LOGS/unit-making.log" | tail -6
   fi
   exit 0
