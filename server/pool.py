@@ -33,6 +33,9 @@ ENV_ALLOWLIST = (
     "TRITON_CACHE_DIR", "TRITON_HOME", "TORCH_HOME", "CC", "CXX", "NVCC", "TORCH_CUDA_ARCH_LIST",
     "OMP_NUM_THREADS", "MKL_NUM_THREADS", "PYTHONPATH", "VIRTUAL_ENV",
     "CUDA_DEVICE_ORDER",  # how CUDA_VISIBLE_DEVICES's indices count, as in the server's own process
+    # the operator's choice for the caching allocator (expandable_segments:True: a full-size step
+    # reserved 49.5 GiB instead of 70.6 on session 42's H100, where 80 GB ran out in session 39)
+    "PYTORCH_CUDA_ALLOC_CONF",
 )
 ROOT = Path(__file__).resolve().parent.parent
 # glibc's tunables for the worker hosts (read when a process starts; its forks inherit them):

@@ -70,8 +70,10 @@ def test_config_refuses_ids_past_the_visible_gpus(monkeypatch):
 def test_worker_hosts_are_shown_their_gpus_entry(monkeypatch):
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "6,7")
     monkeypatch.setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID")
+    monkeypatch.setenv("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True")  # the operator's
     env = scrubbed_env("cuda:1", "7")
     assert env["CUDA_VISIBLE_DEVICES"] == "7" and env["CUDA_DEVICE_ORDER"] == "PCI_BUS_ID"
+    assert env["PYTORCH_CUDA_ALLOC_CONF"] == "expandable_segments:True"
     assert scrubbed_env("cuda:1")["CUDA_VISIBLE_DEVICES"] == "1"
     assert "CUDA_VISIBLE_DEVICES" not in scrubbed_env("cpu")
     pool = WorkerPool(["cuda:1", "cuda:0"], 60, visible=("7", "6"))
