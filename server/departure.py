@@ -3,7 +3,7 @@
 A step whose client disconnected ran on to its end, or to every stage's limit, holding its place
 in the GPU's queue and then the GPU itself (a red-team pass held a 4-session server for ~40 s
 with four abandoned infinite loops; an RL trainer restarted mid-rollout leaves a batch of such
-steps). idle_sessions.IdleClose reads each connection's next message while its app works, so a
+steps). idle_sessions.IdleClose reads each connection's next messages while its app works, so a
 disconnect is seen as it happens; it tells the connection's Departure, which a step in flight
 has asked to stop its evaluation (pool.WorkerPool: a queued step leaves the queue, a running one
 is stopped by its worker host). The step's answer, which nobody reads, is logged as `cancelled`.

@@ -760,8 +760,6 @@ def _log_tail(workdir: str) -> str:
 def describe_death(outcome: ChildOutcome, limits: dict) -> tuple[str, str]:
     """(error_class, feedback) for a child that produced no result."""
     stage = outcome.stage
-    if outcome.reason == CANCELLED:
-        return CANCELLED, f"the step's client left during '{stage}'; its evaluation was stopped"
     tail = _summarise_log(outcome.log_tail)
     if outcome.reason == "timeout":
         return "timeout", f"stage '{stage}' ran past its {limits.get(stage)} s limit and was killed{tail}"
