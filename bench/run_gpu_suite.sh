@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One run on a GPU host: the GPU test suite, a server smoke test over loopback, the benchmark.
-# Usage (repository root): bash bench/run_gpu_suite.sh [all|one|tests|kernels|serial|tests1|tests1a|tests1a1|tests1a2|tests1a:K/N|tests1b|tests2|bench|diagnostics|multi] [KernelBench task root]
+# Usage (repository root): bash bench/run_gpu_suite.sh [all|one|allocator|tests|kernels|serial|tests1|tests1a|tests1a1|tests1a2|tests1a:K/N|tests1b|tests2|bench|diagnostics|multi] [KernelBench task root]
 #    or: bash bench/run_gpu_suite.sh sweep <KernelBench task root> [first task index] [levels...]
 #        (bench/kb_sweep.py for 540 s from that index; it prints where it stopped)
 # (`tests` and `bench` split the run in two for hosts that limit one command's duration; `tests1`
@@ -16,6 +16,7 @@
 # workers, `serial` every other GPU test one at a time (together: `tests`, ~580 tests).
 # `WORKERS=4 bash bench/run_gpu_suite.sh tests` runs the kernel cases on 4 pytest workers (below).
 # `one`: the most telling parts of all of these in one command under 600 s (below).
+# `allocator` compares the workers' default allocator (expandable segments) with PyTorch's own.
 # `bench` is the server smoke test, the benchmark and the step profiles; `diagnostics` the timing
 # studies (tail calibration, small-kernel spread, warm-up profile, timing bias), apart since
 # session 39: together they ran past a 600 s command limit.
@@ -82,6 +83,29 @@ if [ "$PHASE" = one ]; then
     timeout 55 python3 bench/unit_making.py --kernelbench-dir "$KB" --levels 2 --deadline 45 2>&1 \
       | grep -v -i warn | tee "$LOGS/unit-making.log" | tail -6
   fi
+  exit 0
+fi
+if [ "$PHASE" = allocator ]; then
+  # The worker hosts' default allocator (pool.DEFAULT_CUDA_ALLOC_CONF: expandable segments) against
+  # PyTorch's own, on one machine: the secret pool's test under each, full-size steps' device
+  # memory as served (provenance on), and the 3-repeat benchmark's timings under each.
+  echo "== secret allocations under each allocator setting (60 s at most)"
+  timeout 60 python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py -k secret_allocations \
+    -rfE 2>&1 | tee "$LOGS/secret-memory.log" | grep -E "^(FAILED|ERROR)|passed|failed" | cut -c1-300
+  for conf in expandable_segments:True expandable_segments:False; do
+    echo "== full-size steps with PYTORCH_CUDA_ALLOC_CONF=$conf, provenance on (40 s each at most)"
+    for c in ReLU Softmax Frobenius; do
+      PYTORCH_CUDA_ALLOC_CONF=$conf timeout 40 python3 bench/step_profile.py --kernelbench-dir "$KB" \
+        --only $c --provenance all 2>&1 | grep -v -i warn | tee -a "$LOGS/step-profile-$conf.log" \
+        | grep -E "^[A-Za-z]|device memory|stages"
+    done
+  done
+  for conf in expandable_segments:False expandable_segments:True; do
+    echo "== benchmark with PYTORCH_CUDA_ALLOC_CONF=$conf, 3 repeats, no provenance table (110 s at most)"
+    PYTORCH_CUDA_ALLOC_CONF=$conf timeout 110 python3 bench/gpu_bench.py ${KB:+--kernelbench-dir "$KB"} \
+      --repeats 3 --no-provenance 2>&1 | grep -v -i warn | tee "$LOGS/bench-$conf.log" \
+      | sed -n '/^case  /,/^$/p'
+  done
   exit 0
 fi
 GPU_TESTS="tests/test_gpu.py tests/test_worker_operations.py tests/test_timing_gpu.py tests/test_device_memory.py
