@@ -154,6 +154,60 @@ def test_the_bindings_check_sees_any_watched_binding_change():
     assert before.unchanged()
 
 
+def test_the_environment_is_read_without_running_os_environs_own_attributes():
+    """Red-team pass 81: a hook set as os.environ's `decodevalue` through another name ran
+    inside every integrity check, outside every guard. The check reads the raw mapping with
+    dict's own methods: the hook never runs, and the changed attribute, or class, is seen."""
+    before = integrity.Bindings()
+    calls = []
+
+    def hook(value):
+        calls.append(value)
+        return value.decode() if isinstance(value, bytes) else value
+
+    box = [os.environ]
+    env = box[0]
+    original = env.decodevalue
+    try:
+        env.decodevalue = hook
+        assert integrity._steering_environment() == integrity.ENVIRON_CHANGED
+        assert not before.unchanged()
+        assert calls == []
+    finally:
+        env.decodevalue = original
+    assert before.unchanged()
+    assert calls == []
+
+
+def test_an_exception_from_submission_code_inside_the_integrity_check_is_tampering(monkeypatch):
+    """Code of the submission's that an object it changed runs while the process is checked
+    (outside every guard), raising there: that was the evaluator's own failure, an uncounted
+    turn with the evaluator's traceback as feedback; it is tampering. An exception that passes
+    through no code of the submission's stays the evaluator's."""
+    from server.evaluation import pipeline
+
+    path = "/tmp/kernel_env_submission_probe.py"
+    monkeypatch.setitem(integrity._audit, "files", frozenset({path}))
+    namespace: dict = {}
+    exec(compile("def planted():\n    raise KeyError('HOME')\n", path, "exec"), namespace)
+
+    def findings(snap, stage):  # as a planted hook would be reached by the check's own reads
+        namespace["planted"]()
+
+    monkeypatch.setattr(pipeline, "_integrity_findings", findings)
+    with pytest.raises(StageFailure) as found:
+        pipeline._check_integrity({}, "correctness")
+    assert found.value.error_class == "tampering"
+    assert "line 2" in found.value.feedback and "KeyError" in found.value.feedback
+
+    def evaluators_own(snap, stage):
+        raise KeyError("the evaluator's own")
+
+    monkeypatch.setattr(pipeline, "_integrity_findings", evaluators_own)
+    with pytest.raises(KeyError):
+        pipeline._check_integrity({}, "correctness")
+
+
 def test_the_bindings_check_reads_addresses_and_sees_names_swapped_in_order():
     """The fast path compares the objects' addresses read from a list's own array (this
     interpreter's layout, checked at import); names swapped while the values keep their order,

@@ -453,9 +453,40 @@ STEERING_PREFIXES = ("TRITON", "TORCH", "PYTORCH", "CUDA", "CUBLAS", "CUDNN", "N
 LIBRARY_SET = frozenset({"CUDA_MODULE_LOADING"})
 
 
+# os.environ as the worker made it, before any submission ran: its class, the descriptor that
+# reads its instance attributes, and those attributes (the mapping `_data`, the four codecs).
+_ENVIRON = os.environ
+_ENVIRON_TYPE = type(_ENVIRON)
+_ENVIRON_DICT = _ENVIRON_TYPE.__dict__["__dict__"]  # a getset descriptor: C code, no lookup
+_ENVIRON_ATTRS = dict(_ENVIRON_DICT.__get__(_ENVIRON, _ENVIRON_TYPE))
+_ENVIRON_DATA = _ENVIRON_ATTRS["_data"]
+_RAW = type(next(iter(_ENVIRON_DATA), b""))  # bytes on POSIX (str on Windows)
+_RAW_PREFIXES = tuple(p.encode() if _RAW is bytes else p for p in STEERING_PREFIXES)
+_RAW_LIBRARY_SET = frozenset(k.encode() if _RAW is bytes else k for k in LIBRARY_SET)
+ENVIRON_CHANGED = ("os.environ's own attributes or class were changed",)
+
+
 def _steering_environment() -> tuple:
-    return tuple(sorted((k, v) for k, v in os.environ.items()
-                        if k.startswith(STEERING_PREFIXES) and k not in LIBRARY_SET))
+    """The steering variables, read without running anything a submission could have replaced:
+    os.environ's methods decode every value through its instance attributes (`decodevalue`),
+    which code holding os.environ under another name can set (`plant(os.environ)`, red-team
+    pass 81: a hook there ran after every correctness call, outside every guard, computed the
+    outputs with torch and opened a numpy view for the timed calls). Its raw mapping is read
+    with dict's own C methods instead, after its class and attributes are found as they were
+    (keys of exactly `str`, so no submission's `__eq__` runs in the lookups)."""
+    env = _ENVIRON
+    if type(env) is not _ENVIRON_TYPE:
+        return ENVIRON_CHANGED
+    attrs = _ENVIRON_DICT.__get__(env, _ENVIRON_TYPE)
+    if (type(attrs) is not dict or len(attrs) != len(_ENVIRON_ATTRS)
+            or any(type(k) is not str for k in attrs)
+            or any(dict.get(attrs, k) is not v for k, v in _ENVIRON_ATTRS.items())):
+        return ENVIRON_CHANGED
+    items = list(dict.items(_ENVIRON_DATA))
+    if any(type(k) is not _RAW or type(v) is not _RAW for k, v in items):
+        return ENVIRON_CHANGED
+    return tuple(sorted((k, v) for k, v in items
+                        if k.startswith(_RAW_PREFIXES) and k not in _RAW_LIBRARY_SET))
 
 
 def carried_state(inputs: list, outputs: list) -> list[str]:
@@ -732,6 +763,19 @@ def kernels_registered_from(directories: tuple[str, ...]) -> list[str]:
         if any(d in table for d in directories):
             found.append(name)
     return found
+
+
+def raised_in_submission(exc: BaseException) -> int | None:
+    """The line of the submission's code (or code it generated) that an exception passed
+    through, if any: while the evaluator checks the process, that is the submission's code run
+    by an object it changed, not the evaluator failing."""
+    files, tb = _audit["files"], exc.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name in files or (name.startswith("<") and not name.startswith("<frozen")):
+            return tb.tb_lineno
+        tb = tb.tb_next
+    return None
 
 
 def submission_actions() -> list[str]:

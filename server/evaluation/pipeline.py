@@ -615,6 +615,26 @@ def _check_registrations(workdir: str, stage: str, result: EvalResult) -> None:
 
 
 def _check_integrity(snap: dict, stage: str) -> None:
+    """The process as the evaluator left it: no foreign calls, threads, audited actions or
+    processes, and torch's bindings and state unchanged. An exception from the submission's own
+    code while this runs (an object it changed ran it) is tampering, not the evaluator's
+    failure, which would leave the turn uncounted (red-team pass 81)."""
+    try:
+        _integrity_findings(snap, stage)
+    except (StageFailure, MemoryError, torch.OutOfMemoryError):
+        raise
+    except BaseException as exc:
+        line = integrity.raised_in_submission(exc)
+        if line is None:
+            raise
+        raise StageFailure(stage, "tampering", f"your code (line {line}) ran while the evaluator "
+                           f"checked the process after your calls, and raised "
+                           f"{type(exc).__name__}: code of yours runs only when the evaluator "
+                           "calls your module; do not change the objects of the libraries it "
+                           "uses") from None
+
+
+def _integrity_findings(snap: dict, stage: str) -> None:
     foreign = self_check.foreign_calls()
     if foreign:
         raise StageFailure(stage, "tampering", f"a method of your class ran on an object not of "

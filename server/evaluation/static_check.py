@@ -470,6 +470,11 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
     }
     launched |= {n.func.value.attr for n in nodes(tree) if isinstance(n, ast.Call)
                  and isinstance(n.func, ast.Subscript) and isinstance(n.func.value, ast.Attribute)}
+    # `launch = kernel[grid]; launch(...)`, `functools.partial(kernel[grid], n=n)(x, out)`: a
+    # kernel given its grid outside kernel bodies is launched (the run decides what it does)
+    in_kernel_bodies = {id(n) for fn in jitted for n in nodes(fn)}
+    launched |= {_subscripted_name(n) for n in nodes(tree) if isinstance(n, ast.Subscript)
+                 and id(n) not in in_kernel_bodies and isinstance(n.ctx, ast.Load)} - {None}
     if not launched & set(kernels) and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)
                                            for n in nodes(tree)):
         # `kernel = a if ... else b; kernel[grid](...)`, `self.kernel = k`, `KERNELS["k"]`: a
@@ -481,6 +486,12 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
              f"Triton mode: your kernels ({', '.join(kernels)}) are never launched; launch one "
              "from ModelNew.forward as `kernel[grid](...)`")
     return StaticReport(kernels=tuple(kernels), autotuned=autotuned)
+
+
+def _subscripted_name(node: ast.Subscript) -> str | None:
+    """The name a subscript is taken of: `kernel` in `kernel[grid]` and `self.kernel[grid]`."""
+    value = node.value
+    return value.id if isinstance(value, ast.Name) else value.attr if isinstance(value, ast.Attribute) else None
 
 
 def _check_kernels_at_module_level(tree: ast.Module, jitted: set[int]) -> None:
