@@ -68,14 +68,18 @@ def test_adversarial_kernel_is_rejected_for_its_reason(evaluator, path):
         if result.stage != "scored":
             break
         fields, result = evaluate(evaluator, path)
-    if fields["expect"] == "ok":  # e.g. flooding stdout: harmless, must not break anything
+    # `expect_cpu`: an exploit of the GPU's code paths, which the cpu evaluator never takes
+    # (Triton's driver): refused there for what it does on the CPU, `says` not looked for
+    expected = fields.get("expect_cpu", fields["expect"])
+    if expected == "ok":  # e.g. flooding stdout: harmless, must not break anything
         assert result.stage == "scored", result.feedback
         return
-    if fields["expect"] == "rejected":  # memory corruption: wrong output or a crash, by luck
+    if expected == "rejected":  # memory corruption: wrong output or a crash, by luck
         assert result.stage != "scored", result.feedback
     else:
-        assert result.error_class == fields["expect"], f"{result.stage}: {result.feedback}"
-        assert fields.get("says", "") in result.feedback, result.feedback
+        assert result.error_class == expected, f"{result.stage}: {result.feedback}"
+        if "expect_cpu" not in fields:
+            assert fields.get("says", "") in result.feedback, result.feedback
     assert result.reward == 0.0 and not result.correct
     assert result.feedback
 

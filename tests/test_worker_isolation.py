@@ -179,6 +179,45 @@ def test_the_environment_is_read_without_running_os_environs_own_attributes():
     assert calls == []
 
 
+def test_library_instances_changed_through_a_parameter_are_seen_even_when_put_back():
+    """Red-team pass 82: `tl.int32.is_block` shadowed through a parameter ran, from the
+    interpreter's paused argument conversion, whatever it was set to. The watched instances'
+    dicts keep version tags: a set, a deletion, a set put back, or a whole new `__dict__` is a
+    change; reading them is not."""
+    import triton.language as tl
+
+    from server.evaluation.library_instances import InstanceTags, watched_instances
+
+    names = [name for name, _ in watched_instances()]
+    assert {"os.environ", "tl.int32", "tl.float32"} <= set(names)
+    # Triton's driver only once made (a GPU's first launch): its configuration sets it lazily
+    assert ("triton.runtime.driver" in names) == torch.cuda.is_initialized()
+
+    def plant(obj, name, value):
+        setattr(obj, name, value)
+
+    def unplant(obj, name):
+        delattr(obj, name)
+
+    tags = InstanceTags()
+    assert tags.changed() == []
+    assert tl.int32.is_block() is False and tl.float32.name == "fp32"  # reads change nothing
+    assert tags.changed() == []
+    plant(tl.int32, "is_block", lambda: False)
+    unplant(tl.int32, "is_block")  # put back before the check
+    assert tags.changed() == ["tl.int32"]
+
+    tags = InstanceTags()
+    env = [os.environ][0]
+    original = env.decodevalue
+    try:
+        plant(env, "decodevalue", lambda value: original(value))
+        plant(env, "decodevalue", original)  # put back before the check
+        assert tags.changed() == ["os.environ"]
+    finally:
+        env.decodevalue = original
+
+
 def test_an_exception_from_submission_code_inside_the_integrity_check_is_tampering(monkeypatch):
     """Code of the submission's that an object it changed runs while the process is checked
     (outside every guard), raising there: that was the evaluator's own failure, an uncounted

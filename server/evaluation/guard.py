@@ -156,6 +156,7 @@ class ForbiddenOperation(RuntimeError):
 
 class _PauseState(threading.local):
     depth = 0
+    interpreting = 0  # of which Triton's interpreter converting a launch's arguments
 
 
 _pause_state = _PauseState()
@@ -332,6 +333,13 @@ class _DispatchCheck(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        if _pause_state.interpreting and func.overloadpacket not in _INTERPRETER_OWN_OPS:
+            # Triton's interpreter converting arguments runs only its own copies; anything else
+            # there was run by objects the submission changed (red-team pass 82: a class's
+            # method replaced by a chain of library callables ran torch.relu_ there)
+            reason = _rule(func)(self.guard.device_type, args, kwargs)
+            if reason:
+                self.guard._refuse(str(func), reason)
         if not _pause_state.depth:
             guard = self.guard
             if kwargs.get("pin_memory") or func.overloadpacket in _PINNING:
@@ -927,12 +935,22 @@ def _paused_call(original):
     return call
 
 
+# What the interpreter's argument handling runs (tensors moved to host storages and back),
+# which the rules would refuse; inside it every other operation is judged by the rules.
+_INTERPRETER_OWN_OPS = frozenset({torch.ops.aten.set_, torch.ops.aten.copy_, torch.ops.aten._to_copy,
+                                  torch.ops.aten.new_empty, torch.ops.aten.empty})
+
+
 def _paused_unattended(original, args, kwargs):
     guard = _active_guard()
     with _paused():
         if guard is None:
             return original(*args, **kwargs)
-        return _unattended(guard, original, args, kwargs)
+        _pause_state.interpreting += 1
+        try:
+            return _unattended(guard, original, args, kwargs)
+        finally:
+            _pause_state.interpreting -= 1
 
 
 def _interpreted_launch(original):

@@ -37,6 +37,7 @@ from .inputs import (EXTRA_TRIALS, correctness_trials, extra_trials, generate, i
                      task_family, trial_count)
 from .loading import (build_models, candidate_path, load_candidate, load_reference,
                       reference_model)
+from .library_instances import InstanceTags
 from .module_globals import ModuleGlobals
 from .protocol import EvalRequest, EvalResult
 from .scoring import device_name, mock_score, score
@@ -589,7 +590,7 @@ def _reference_namespaces(reference) -> dict:
     return {"reference": reference, "reference.Model": reference.Model}
 
 
-_SNAPSHOT_EXTRAS = ("threads", "extra", "children", "bindings", "versions", "globals")
+_SNAPSHOT_EXTRAS = ("threads", "extra", "children", "bindings", "versions", "globals", "instances")
 
 
 def integrity_snapshot(extra: dict) -> dict:
@@ -599,7 +600,8 @@ def integrity_snapshot(extra: dict) -> dict:
     module_tags = ModuleGlobals()
     return dict(integrity.snapshot(extra), threads=integrity.thread_ids(), extra=extra,
                 children=integrity.child_processes(), bindings=integrity.Bindings(extra),
-                versions=integrity.ClassVersions(extra), globals=module_tags)
+                versions=integrity.ClassVersions(extra), globals=module_tags,
+                instances=InstanceTags())
 
 
 def _check_registrations(workdir: str, stage: str, result: EvalResult) -> None:
@@ -655,6 +657,12 @@ def _integrity_findings(snap: dict, stage: str) -> None:
     if processes:
         raise StageFailure(stage, "tampering", f"your code started {len(processes)} process(es); "
                            "work in another process escapes the dispatch guard and the profiler")
+    planted = snap["instances"].changed()  # (library_instances.py: red-team passes 81-82)
+    if planted:
+        raise StageFailure(stage, "tampering", "your code changed the attributes of library "
+                           f"objects the evaluator and Triton use outside your calls: "
+                           f"{', '.join(planted[:5])}; do not set attributes on library objects "
+                           "(through a parameter or a container either)")
     if not snap["bindings"].unchanged():
         changed = integrity.changed({k: v for k, v in snap.items() if k not in _SNAPSHOT_EXTRAS},
                                     snap["extra"])

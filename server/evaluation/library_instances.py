@@ -1,0 +1,96 @@
+"""Whether the library objects consulted outside the guarded calls had their own attributes changed.
+
+The static rules refuse attribute stores spelt through a module (`os.environ.decodevalue = f`),
+but not a store whose target is a parameter, a loop variable or a container's item
+(`def plant(obj): obj.attr = f` then `plant(os.environ)`), and the integrity checks watch
+namespaces, classes and module globals, not the attributes of library *instances*. Some of
+those instances are consulted where no guard runs:
+- `os.environ`'s methods decode through its instance attributes (red-team pass 81: a hook set
+  as its `decodevalue` ran inside every integrity check);
+- Triton's dtype singletons (`tl.int32`, ...): the interpreter's argument conversion, which the
+  guard pauses for, calls `tl.int32.is_block()` (pass 82: a chain of library callables set there
+  ran `torch.relu_` unchecked, and scored);
+- Triton's driver (`triton.runtime.driver`, also reached as `triton.language.semantic.driver`):
+  every launch, the evaluator's own comparison kernels' too, calls its active driver's
+  `get_current_device` and `get_current_stream` (pass 82, GPU only, by reading Triton's code).
+Each one's instance dict has a CPython version tag (module_globals.py), new whenever anything in
+it is set or deleted: a hook planted and removed again still leaves it new. Their classes and
+the dicts themselves are held too (an object's `__dict__` replaced whole is a change).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .module_globals import _MASK, _TAG_OFFSET, _UINT64_AT
+
+
+def watched_instances() -> list[tuple[str, object]]:
+    """(name, object) for each library instance watched: os.environ, every dtype bound in
+    triton.language, and, once Triton's driver is made (by the evaluator's first launch on a
+    GPU: the spare's prewarm, before any snapshot; made here if CUDA is up; never on the CPU),
+    its configuration, the active driver and that driver's utilities."""
+    import torch
+    import triton.language as tl
+    from triton.language import core
+    import triton.runtime.driver  # noqa: F401  (the package's `driver` is the configuration)
+
+    found: dict[int, tuple[str, object]] = {id(os.environ): ("os.environ", os.environ)}
+    for module, prefix in ((tl, "tl"), (core, "tl.core")):
+        for name, value in vars(module).items():
+            if isinstance(value, core.dtype) and id(value) not in found:
+                found[id(value)] = (f"{prefix}.{name}", value)
+    config = getattr(sys.modules.get("triton.runtime.driver"), "driver", None)
+    if config is not None:
+        if torch.cuda.is_initialized():  # made now if no launch made it yet: its lazy state
+            try:                         # is set before the tags are read, not after
+                config.active
+            except RuntimeError:
+                pass
+        active = vars(config).get("_active")
+        if active is not None:  # (else unwatched: a later first launch sets it, honestly)
+            found[id(config)] = ("triton.runtime.driver", config)
+            found[id(active)] = ("triton.runtime.driver.active", active)
+            utils = vars(active).get("utils")
+            if utils is not None and hasattr(utils, "__dict__"):
+                found[id(utils)] = ("triton.runtime.driver.active.utils", utils)
+    return [entry for entry in found.values() if _dict_descriptor(type(entry[1])) is not None]
+
+
+def _dict_descriptor(cls: type):
+    """The getset descriptor that hands out instances' `__dict__` (C code), or None."""
+    for klass in cls.__mro__:
+        descriptor = vars(klass).get("__dict__")
+        if descriptor is not None:
+            return descriptor if type(descriptor).__name__ == "getset_descriptor" else None
+    return None
+
+
+class InstanceTags:
+    """The watched instances' classes, dicts and dicts' version tags, read now (at the
+    snapshot, before the submission is imported); `changed()` names those changed since."""
+
+    def __init__(self):
+        entries = [] if _TAG_OFFSET is None else watched_instances()
+        self.names = [name for name, _ in entries]
+        self.objects = [obj for _, obj in entries]  # held: their addresses stay theirs
+        self.types = [type(obj) for obj in self.objects]
+        self.descriptors = [_dict_descriptor(t) for t in self.types]
+        # reading `__dict__` materialises it (CPython keeps attributes inline until asked)
+        self.dicts = [d.__get__(obj, t) for d, obj, t in zip(self.descriptors, self.objects, self.types)]
+        self.tags = self._tags()
+
+    def _tags(self) -> list[int]:
+        return [_UINT64_AT(id(d) + _TAG_OFFSET).value & _MASK for d in self.dicts]
+
+    def changed(self) -> list[str]:
+        """The watched instances whose class, `__dict__` object or anything in it changed (read
+        with C code only: no attribute lookup that a planted object could answer)."""
+        changed = [name for name, obj, t in zip(self.names, self.objects, self.types) if type(obj) is not t]
+        changed += [name for name, obj, t, d, held in zip(self.names, self.objects, self.types,
+                                                           self.descriptors, self.dicts)
+                    if type(obj) is t and d.__get__(obj, t) is not held]
+        changed += [name for name, was, now in zip(self.names, self.tags, self._tags())
+                    if was != now and name not in changed]
+        return changed
