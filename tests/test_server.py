@@ -279,6 +279,8 @@ def test_one_server_scores_honest_kernels_and_survives_every_exploit(cpu_server)
         for path in paths:
             source = path.read_text()
             task, expect = re.search(r"# task: (\S+)", source)[1], re.search(r"# expect: (\S+)", source)[1]
+            on_cpu = re.search(r"# expect_cpu: (\S+)", source)  # a GPU path's exploit (the cpu server's)
+            expect = on_cpu[1] if on_cpu else expect
             tries = re.search(r"# tries: (\d+)", source)
             for _ in range(int(tries[1]) if tries and expect != "ok" else 1):
                 env.reset(task_id=task)
