@@ -687,7 +687,7 @@ def guard_submission_actions(submission_file: str) -> None:
             if frame is None or (event == "import" and _import_allowed(args)):
                 return
             name = frame.f_code.co_filename
-            if name in files["files"] or (name.startswith("<") and not name.startswith("<frozen")):
+            if _submissions(name, files["files"]):
                 offences.append(f"{event} at line {frame.f_lineno}")
                 raise RuntimeError(f"{event} is not allowed in a submission")
         finally:
@@ -701,10 +701,15 @@ def guard_submission_actions(submission_file: str) -> None:
 _ANYWHERE_ON_THE_STACK = frozenset({"os.putenv", "os.unsetenv"})
 
 
+def _submissions(filename: str, files: frozenset) -> bool:
+    """Code of the submission's file, or code it generated (not the frozen standard library)."""
+    return filename in files or (filename.startswith("<") and not filename.startswith("<frozen"))
+
+
 def _submission_frame(frame, files: frozenset):
     while frame is not None:
         name = frame.f_code.co_filename
-        if name in files or (name.startswith("<") and not name.startswith("<frozen")):
+        if _submissions(name, files):
             return frame
         frame = frame.f_back
     return None
@@ -772,7 +777,7 @@ def raised_in_submission(exc: BaseException) -> int | None:
     files, tb = _audit["files"], exc.__traceback__
     while tb is not None:
         name = tb.tb_frame.f_code.co_filename
-        if name in files or (name.startswith("<") and not name.startswith("<frozen")):
+        if _submissions(name, files):
             return tb.tb_lineno
         tb = tb.tb_next
     return None

@@ -87,10 +87,9 @@ class InstanceTags:
     def changed(self) -> list[str]:
         """The watched instances whose class, `__dict__` object or anything in it changed (read
         with C code only: no attribute lookup that a planted object could answer)."""
-        changed = [name for name, obj, t in zip(self.names, self.objects, self.types) if type(obj) is not t]
-        changed += [name for name, obj, t, d, held in zip(self.names, self.objects, self.types,
-                                                           self.descriptors, self.dicts)
-                    if type(obj) is t and d.__get__(obj, t) is not held]
-        changed += [name for name, was, now in zip(self.names, self.tags, self._tags())
-                    if was != now and name not in changed]
+        changed = []
+        for name, obj, t, d, held, was, now in zip(self.names, self.objects, self.types,
+                                                    self.descriptors, self.dicts, self.tags, self._tags()):
+            if type(obj) is not t or d.__get__(obj, t) is not held or was != now:
+                changed.append(name)
         return changed

@@ -462,26 +462,18 @@ def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
     _check_kernels_read_only(tree, {fn.name for fn in jitted})
     _require(bool(kernels), "Triton mode: define at least one `@triton.jit` kernel and launch it "
              "from ModelNew.forward as `kernel[grid](...)`")
-    launched = {
-        n.func.value.id
-        for n in nodes(tree)
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)
-        and isinstance(n.func.value, ast.Name)
-    }
-    launched |= {n.func.value.attr for n in nodes(tree) if isinstance(n, ast.Call)
-                 and isinstance(n.func, ast.Subscript) and isinstance(n.func.value, ast.Attribute)}
-    # `launch = kernel[grid]; launch(...)`, `functools.partial(kernel[grid], n=n)(x, out)`: a
-    # kernel given its grid outside kernel bodies is launched (the run decides what it does)
+    # `kernel[grid](...)` anywhere; or a kernel given its grid outside kernel bodies and called
+    # later (`launch = kernel[grid]; launch(...)`, `functools.partial(kernel[grid], n=n)`): the
+    # run decides what it does
     in_kernel_bodies = {id(n) for fn in jitted for n in nodes(fn)}
-    launched |= {_subscripted_name(n) for n in nodes(tree) if isinstance(n, ast.Subscript)
-                 and id(n) not in in_kernel_bodies and isinstance(n.ctx, ast.Load)} - {None}
-    if not launched & set(kernels) and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)
-                                           for n in nodes(tree)):
+    called = {id(n.func) for n in nodes(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)}
+    launched = {_subscripted_name(n) for n in nodes(tree) if isinstance(n, ast.Subscript) and (
+        id(n) in called or (id(n) not in in_kernel_bodies and isinstance(n.ctx, ast.Load)))} - {None}
+    if not launched & set(kernels) and called:
         # `kernel = a if ... else b; kernel[grid](...)`, `self.kernel = k`, `KERNELS["k"]`: a
         # launch of something a kernel's name was read into, outside kernel bodies
-        in_kernels = {id(n) for fn in jitted for n in nodes(fn)}
         launched |= {n.id for n in nodes(tree) if isinstance(n, ast.Name)
-                     and isinstance(n.ctx, ast.Load) and id(n) not in in_kernels}
+                     and isinstance(n.ctx, ast.Load) and id(n) not in in_kernel_bodies}
     _require(bool(launched & set(kernels)),
              f"Triton mode: your kernels ({', '.join(kernels)}) are never launched; launch one "
              "from ModelNew.forward as `kernel[grid](...)`")
