@@ -1,5 +1,6 @@
 # task: level1/19_ReLU
 # expect: forbidden_op
+# expect_gpu: rejected
 # says: aten.relu_
 # why: red-team pass 82, found while fixing it: `tl.dtype.is_block` (the class's, not one
 #      singleton's) replaced through a parameter by a functools.partial of library callables (a
@@ -7,7 +8,8 @@
 #      launch, so no version tag can watch it; its argument conversion, which the guard paused
 #      for, called is_block and ran torch.relu_ unchecked: scored on the cpu evaluator. Now the
 #      interpreter's own copies are the only operations exempt there; anything else is judged by
-#      the guard's rules (`forbidden_op`).
+#      the guard's rules (`forbidden_op`). On a GPU no interpreter calls is_block: the no-op
+#      kernel leaves the output unwritten (`output_mismatch` on an H100, session 44).
 import collections
 import functools
 
