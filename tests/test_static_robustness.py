@@ -276,3 +276,23 @@ def test_enums_and_dataclasses_made_by_call_pass():
                           "Color = enum.Enum(\"Color\", [\"RED\", \"GREEN\"])\n"
                           "Point = dataclasses.make_dataclass(\"Point\", [\"x\", (\"y\", int)])\n", 1)
     assert static_check(source, "triton").kernels
+
+
+@pytest.mark.parametrize("line", [
+    "import triton.language as tl\nS = tl.semantic.TritonSemantic",
+    "from triton.language.semantic import TritonSemantic",
+    "import triton.language as tl\nK = tl.semantic.TritonSemantic.lang.knobs",
+    "import numpy\nM = numpy.lib.mixins.NDArrayOperatorsMixin",
+])
+def test_a_library_class_holding_a_module_is_refused_by_any_name(line):
+    """Handed to a parameter, such a class carries its module past every rule on dotted names:
+    `S.lang.typing.stdlib_re.enum.bltns` was builtins (red-team pass 83)."""
+    feedback = refusal(line)
+    assert "holds the module" in feedback or "triton.knobs" in feedback or "numpy.lib" in feedback
+
+
+def test_a_chain_through_a_class_is_named_by_the_module_it_reaches():
+    from server.evaluation.name_rules import _canonical, _reaches_shadowed_module
+    assert _canonical("triton.language.semantic.TritonSemantic.lang.knobs.runtime") == "triton.knobs.runtime"
+    assert _reaches_shadowed_module(
+        "triton.language.semantic.TritonSemantic.lang.typing.stdlib_re.enum.bltns") == "builtins"

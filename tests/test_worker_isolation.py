@@ -218,6 +218,45 @@ def test_library_instances_changed_through_a_parameter_are_seen_even_when_put_ba
         env.decodevalue = original
 
 
+def test_tritons_settings_their_bindings_and_hook_chains_are_watched():
+    """Red-team pass 83 reached `triton.knobs` through a class holding `triton.language`: its
+    launch hooks run at the evaluator's own launches on a GPU, and a fake `knobs.nvidia` names
+    the disassembler the SASS check runs. A setting changed, a module global rebound or a hook
+    added (a list append: no dict changes) is a change, put back or not."""
+    import triton.knobs as knobs
+
+    from server.evaluation.library_instances import InstanceTags
+
+    def plant(obj, name, value):
+        setattr(obj, name, value)
+
+    tags = InstanceTags()
+    assert {"triton.knobs.runtime", "triton.knobs.nvidia",
+            "triton.knobs.runtime.launch_enter_hook"} <= set(tags.names)
+    knobs.runtime.debug, knobs.compilation.front_end_debugging  # reads change nothing
+    assert tags.changed() == []
+    hook = knobs.runtime.launch_enter_hook
+    hook.add(print)
+    try:
+        assert tags.changed() == ["a hook chain of triton.knobs (a hook added or removed)"]
+    finally:
+        hook.remove(print)
+    assert tags.changed() == []  # the same items again
+
+    tags = InstanceTags()
+    plant(knobs.runtime, "debug", True)
+    del knobs.runtime.debug  # put back before the check
+    assert tags.changed() == ["triton.knobs.runtime"]
+
+    tags = InstanceTags()
+    original = knobs.nvidia
+    try:
+        plant(knobs, "nvidia", type(original)())
+        assert tags.changed() == ["triton.knobs.nvidia (rebound)"]
+    finally:
+        knobs.nvidia = original
+
+
 def test_an_exception_from_submission_code_inside_the_integrity_check_is_tampering(monkeypatch):
     """Code of the submission's that an object it changed runs while the process is checked
     (outside every guard), raising there: that was the evaluator's own failure, an uncounted

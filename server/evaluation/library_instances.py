@@ -13,6 +13,12 @@ those instances are consulted where no guard runs:
 - Triton's driver (`triton.runtime.driver`, also reached as `triton.language.semantic.driver`):
   every launch, the evaluator's own comparison kernels' too, calls its active driver's
   `get_current_device` and `get_current_stream` (pass 82, GPU only, by reading Triton's code).
+- Triton's settings (`triton.knobs`: refused by name, reached through a class holding
+  `triton.language` before pass 83 closed that): on a GPU its launch hooks run at every launch
+  of the evaluator's own comparison kernels, its compile and load hooks when they are built,
+  and the SASS check runs the disassembler `knobs.nvidia` names. Its instances are watched,
+  which module name binds each, and what its hook chains hold (`add` appends to a list: no
+  dict changes).
 Each one's instance dict has a CPython version tag (module_globals.py), new whenever anything in
 it is set or deleted: a hook planted and removed again still leaves it new. Their classes and
 the dicts themselves are held too (an object's `__dict__` replaced whole is a change).
@@ -55,7 +61,41 @@ def watched_instances() -> list[tuple[str, object]]:
             utils = vars(active).get("utils")
             if utils is not None and hasattr(utils, "__dict__"):
                 found[id(utils)] = ("triton.runtime.driver.active.utils", utils)
+    for name, value in _knobs():
+        found.setdefault(id(value), (f"triton.knobs.{name}", value))
+        for hook, chain in vars(type(value)).items():
+            if type(chain).__name__ == "HookChain":
+                found.setdefault(id(chain), (f"triton.knobs.{name}.{hook}", chain))
     return [entry for entry in found.values() if _dict_descriptor(type(entry[1])) is not None]
+
+
+def _knobs() -> list[tuple[str, object]]:
+    """(name, instance) of each settings object `triton.knobs` binds (its `runtime`, `nvidia`,
+    `cache`, ...): the module's values whose class is its own."""
+    knobs = sys.modules.get("triton.knobs")
+    if knobs is None:
+        return []
+    return [(name, value) for name, value in vars(knobs).items()
+            if not name.startswith("_") and not isinstance(value, type)
+            and getattr(type(value), "__module__", None) == "triton.knobs"]
+
+
+def _bindings() -> list[tuple[dict, str, object]]:
+    """(module dict, name, object) for each knobs instance: a module global replaced (a fake
+    `knobs.nvidia` whose disassembler is `/bin/true`) leaves the watched instance untouched."""
+    knobs = sys.modules.get("triton.knobs")
+    return [] if knobs is None else [(vars(knobs), name, value) for name, value in _knobs()]
+
+
+def _chain_lists(objects: list) -> list[tuple[object, tuple]]:
+    """(list, its items now) of each watched hook chain's `calls`."""
+    lists = []
+    for obj in objects:
+        if type(obj).__name__ == "HookChain":
+            calls = vars(obj).get("calls")
+            if type(calls) is list:
+                lists.append((calls, tuple(calls)))
+    return lists
 
 
 def _dict_descriptor(cls: type):
@@ -80,6 +120,8 @@ class InstanceTags:
         # reading `__dict__` materialises it (CPython keeps attributes inline until asked)
         self.dicts = [d.__get__(obj, t) for d, obj, t in zip(self.descriptors, self.objects, self.types)]
         self.tags = self._tags()
+        self.bindings = _bindings()
+        self.chains = _chain_lists(self.objects)
 
     def _tags(self) -> list[int]:
         return [_UINT64_AT(id(d) + _TAG_OFFSET).value & _MASK for d in self.dicts]
@@ -92,4 +134,11 @@ class InstanceTags:
                                                     self.descriptors, self.dicts, self.tags, self._tags()):
             if type(obj) is not t or d.__get__(obj, t) is not held or was != now:
                 changed.append(name)
+        for namespace, name, obj in self.bindings:
+            if dict.get(namespace, name) is not obj:
+                changed.append(f"triton.knobs.{name} (rebound)")
+        for calls, items in self.chains:
+            now = tuple(calls)
+            if len(now) != len(items) or any(a is not b for a, b in zip(now, items)):
+                changed.append("a hook chain of triton.knobs (a hook added or removed)")
         return changed

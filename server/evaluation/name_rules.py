@@ -315,15 +315,14 @@ def _item_of_a_name(target: ast.Attribute, aliases: dict[str, str]) -> bool:
     return name is not None and name not in aliases and name not in PROTECTED_ROOTS
 
 
-def _chain(name: str, load: bool = True, classes: bool = True):
+def _chain(name: str, load: bool = True):
     """(attribute, object) for each step of `a.b.c`, through module (and class) namespaces,
     never a module's __getattr__; a submodule not loaded yet is loaded first (`numpy.ma`) when
     `load`, so what it holds is seen. Stops where the chain cannot be followed."""
     parts = name.split(".")
     value = sys.modules.get(parts[0])
-    kinds = (types.ModuleType, type) if classes else types.ModuleType
     for part in parts[1:]:
-        if not isinstance(value, kinds):
+        if not isinstance(value, (types.ModuleType, type)):
             return
         found = vars(value).get(part)
         if found is None and load and isinstance(value, types.ModuleType):
@@ -341,7 +340,7 @@ def _reaches_shadowed_module(name: str) -> str | None:
     or onto any module a submission could not import (`triton.language.extra.pkgutil`,
     `torch.cuda.tunable.mp`, `triton.compiler.compiler.time`), whatever the attribute is called
     there (`enum.bltns`, `collections._sys`)."""
-    for i, (part, value) in enumerate(_chain(name, classes=False), start=1):
+    for i, (part, value) in enumerate(_chain(name), start=1):
         if not isinstance(value, types.ModuleType) or (i == 1 and name.startswith("os.") and part == "path"):
             continue
         if value.__name__ in SHADOWED_MODULES or value.__name__.split(".")[0] not in ALLOWED_IMPORTS:
@@ -460,10 +459,47 @@ def _forbidden_object_reason(name: str) -> str | None:
         return _forbidden_objects[id(obj)][1]
     if isinstance(obj, _LOGGING_OBJECTS) or type(obj).__module__.split(".")[0] == "logging":
         return LOGGERS  # a Logger, its Manager, a Handler, or a library's subclass of one
+    held = held_module(obj)
+    if held:
+        return (f"it holds {held[1]} as its attribute `{held[0]}`, which code that is handed the "
+                f"object reaches where no rule on names looks ({INTROSPECTION})")
     if isinstance(obj, type):
         for other, reason in _forbidden_objects.values():
             if isinstance(other, type) and issubclass(obj, other):
                 return reason
+    return None
+
+
+def held_module(obj) -> tuple[str, str] | None:
+    """(attribute, what) of a module that an object (not a module) holds among its attributes
+    or its class's (bases included), or None. Passed to a function, such an object takes the
+    module past every rule on dotted names (a method it holds is judged by its attribute's
+    name wherever it is read, `x.storage` say): red-team pass
+    83 handed `tl.semantic.TritonSemantic` (whose `lang` is `triton.language`) to a parameter
+    `S`, walked `S.lang.typing.stdlib_re.enum.bltns` to builtins, then `sys.modules`, and popped
+    the guard's modes. (What a submission's own objects hold is judged where it is bound.)"""
+    if isinstance(obj, types.ModuleType):
+        return None
+    spaces = [] if isinstance(obj, type) else [_instance_dict(obj)]
+    for klass in (obj if isinstance(obj, type) else type(obj)).__mro__:
+        spaces.append(vars(klass))
+    for space in spaces:
+        for attribute, value in list((space or {}).items()):
+            if isinstance(value, types.ModuleType):
+                return attribute, f"the module `{value.__name__}`"
+    return None
+
+
+def _instance_dict(obj) -> dict | None:
+    """An instance's own `__dict__`, read through its class's descriptor (C code: no attribute
+    hook of a library object runs), or None."""
+    for klass in type(obj).__mro__:
+        descriptor = vars(klass).get("__dict__")
+        if descriptor is not None:
+            if type(descriptor).__name__ != "getset_descriptor":
+                return None
+            found = descriptor.__get__(obj, type(obj))
+            return found if type(found) is dict else None
     return None
 
 
@@ -551,7 +587,7 @@ def _canonical(name: str) -> str:
     is (`torch.library.impl`), whatever the path to it."""
     parts = name.split(".")
     canonical = name
-    for i, (_, value) in enumerate(_chain(name, classes=False), start=1):
+    for i, (_, value) in enumerate(_chain(name), start=1):
         if isinstance(value, types.ModuleType):
             canonical = ".".join([value.__name__] + parts[i + 1:])
     return canonical
