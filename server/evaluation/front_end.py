@@ -55,9 +55,27 @@ def prime() -> None:
     """Imports the code generator and builds its backend and triton.language's JITFunctions in
     the warm parent: a forked evaluation pays only its own kernels' runs (~10-40 ms each)."""
     import triton.compiler.code_generator  # noqa: F401
+    _mark_tensor_method_math()
     _context()
     with _standard_library_as_jit():
         pass
+
+
+def _mark_tensor_method_math() -> None:
+    """Triton 3.6 makes `x.exp()`, `x.rsqrt()` & co. (12 math functions) tensor methods before
+    it marks the functions builtins, so their methods are not marked; the interpreter patches
+    only marked members and called them without a semantic ("'NoneType' object has no attribute
+    'to_tensor'"), where a GPU's code generator hands one to any method of a tensor: an honest
+    `x.exp()` failed to compile on the cpu evaluator alone (session 44's honest sweep). Marked
+    here as the functions they forward to are, the interpreter runs them as a GPU compiles them."""
+    from triton.language import core
+    from triton.language import math as tl_math
+    for name, member in vars(core.tensor).items():
+        forwarded = getattr(tl_math, name, None)
+        if (isinstance(member, types.FunctionType) and not core.is_builtin(member)
+                and (member.__doc__ or "").startswith("Forwards to")
+                and core.is_builtin(forwarded)):
+            setattr(member, core.TRITON_BUILTIN, True)
 
 
 def check_launch(kernel, args: tuple, kwargs: dict, unwatched=contextlib.nullcontext) -> None:

@@ -48,6 +48,7 @@ from .device_memory import call_begins
 ARITHMETIC = "arithmetic/reduction"
 SCALAR = "scalar extraction"
 OFF_DEVICE = "copy off the evaluation device"
+RAW_POINTER = "a raw host pointer on the cpu evaluator"
 DTYPE = "dtype conversion"
 KERNEL_ARG = "not a plain tensor or scalar"
 SUBCLASS = "tensor subclass"
@@ -65,6 +66,10 @@ HINTS = {
     OFF_DEVICE: f"Data must stay on the evaluation device (no .cpu(), .numpy(), .tolist(), "
                 f"printing, storages or raw pointers). {_ALLOWED_HERE}; compute in your Triton "
                 f"kernel.",
+    # session 44's honest sweep: an alignment test in a heuristic read as every evaluator's rule
+    RAW_POINTER: "On the cpu evaluator a tensor's address is host memory that pointer arithmetic "
+                 "reads directly, so data_ptr() is refused there; the gpu evaluator allows it "
+                 "(alignment tests, arrays of pointers). Pass tensors to your kernels here.",
     DTYPE: "dtype conversion is computation; do it in your kernel.",
     MATH_BITS: "A tensor carrying torch's lazy negation or conjugation bit (from .conj(), the "
                ".imag of a conjugate, torch._neg_view) makes a copy write -x or conj(x): "
@@ -374,7 +379,8 @@ class _EscapeCheck(TorchFunctionMode):
             if _dispatch_disabled():  # red-team pass 45: a public torch helper ran ops so
                 self.guard._refuse(_function_name(func), UNDISPATCHED)
             if func in self.escapes and not _alignment_check(func):
-                self.guard._refuse(_escape_name(func), OFF_DEVICE)
+                self.guard._refuse(_escape_name(func),
+                                   RAW_POINTER if func is torch.Tensor.data_ptr else OFF_DEVICE)
             if func in _CONSTRUCTORS and _holds_tensor_elements(_constructor_data(func, args, kwargs)):
                 self.guard._refuse(f"{_CONSTRUCTORS[func]} given tensors in a list", SCALAR)
             foreign = _foreign_value((args, kwargs))
