@@ -296,3 +296,29 @@ def test_a_chain_through_a_class_is_named_by_the_module_it_reaches():
     assert _canonical("triton.language.semantic.TritonSemantic.lang.knobs.runtime") == "triton.knobs.runtime"
     assert _reaches_shadowed_module(
         "triton.language.semantic.TritonSemantic.lang.typing.stdlib_re.enum.bltns") == "builtins"
+
+
+@pytest.mark.parametrize("line, says", [
+    ("def holder(x: 'enum.bltns'):\n    pass", "builtins"),  # names in strings judged as code
+    ("import enum\ndef holder(x: 'enum'):\n    pass", "names the module"),
+    ("try:\n    torch.nope\nexcept AttributeError as e:\n    M = e.obj", "`.obj`"),
+    ("S = triton.cdiv.signature.from_callable", "inspect"),
+    ("L = triton.language.extra.spec", "ModuleSpec"),
+    ("F = triton.language.extra.module_finder", "FileFinder"),
+])
+def test_objects_that_hand_back_modules_or_run_code_are_refused(line, says):
+    """Red-team pass 84: an AttributeError's `obj` (the module whose lookup failed), a
+    Signature's `from_callable(..., eval_str=True)`, the import machinery's objects left in
+    Triton's globals, and a string annotation naming what code may not: each led to builtins."""
+    source = RELU.replace("import torch\n", "import torch\nimport enum\nimport triton\n", 1)
+    source = source.replace("import triton\n", f"import triton\n{line}\n", 1)
+    with pytest.raises(StageFailure) as refused:
+        static_check(source, "triton")
+    assert says in refused.value.feedback
+
+
+def test_plain_string_annotations_and_own_obj_attributes_pass():
+    source = RELU.replace("import torch\n", "import torch\nfrom typing import Optional\n"
+                          "def helper(x: 'torch.Tensor', y: 'Optional[int]' = None) -> 'torch.Tensor':\n"
+                          "    return x\n", 1)
+    static_check(source, "triton")

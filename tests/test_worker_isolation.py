@@ -533,6 +533,43 @@ def test_code_from_strings_files_and_patching_are_refused_to_the_submissions_fra
     assert [o.split()[0] for o in report["offences"]] == ["compile", "open", "compile"]
 
 
+LOADER_PROBE = r'''
+import importlib.machinery, json, os, tempfile
+from server.evaluation import integrity
+folder = tempfile.mkdtemp()
+target = os.path.join(folder, "helper_mod.py")
+integrity.guard_submission_actions("/tmp/submission.py")
+code = """
+loader = importlib.machinery.SourceFileLoader("helper_mod", target)
+done = []
+for action in (lambda: loader.set_data(target, b"VALUE = 1"), lambda: loader.get_data(__file__),
+               lambda: loader.load_module("helper_mod")):
+    try:
+        action()
+        done.append("ran")
+    except (RuntimeError, OSError, ImportError):
+        done.append("refused")
+import math  # an import statement still runs the import machinery freely
+RESULT = done
+"""
+namespace = {"importlib": importlib, "target": target, "__file__": __file__}
+exec(compile(code, "/tmp/submission.py", "exec"), namespace)
+print(json.dumps({"result": namespace["RESULT"], "offences": integrity.submission_actions()}))
+'''
+
+
+def test_the_import_machinerys_loaders_called_by_a_submission_are_charged_to_it(tmp_path):
+    """Red-team pass 84: a ModuleSpec that `triton.language.extra` left as a global gave a
+    SourceFileLoader whose `set_data`, `get_data` and `load_module` wrote, read and ran files;
+    the audit hook excused every event under the import machinery. Only an import statement's
+    own path through it is excused now."""
+    report = _run_probe(tmp_path, LOADER_PROBE)
+    assert report["result"] == ["refused", "refused", "refused"]
+    assert [o.split()[0] for o in report["offences"]] == ["open", "open", "open"] or all(
+        o.split()[0] in ("open", "compile", "exec") for o in report["offences"])
+    assert len(report["offences"]) == 3
+
+
 TRAMPOLINE_PROBE = r'''
 import contextlib, dataclasses, collections, json
 from server.evaluation import integrity

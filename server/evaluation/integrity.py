@@ -740,11 +740,13 @@ def _responsible_frame(frame):
     """The frame an audited action is charged to: past standard-library trampolines (frozen
     modules too: `os` and `_collections_abc` are frozen, and `MutableMapping.update(os.environ,
     ...)` reaches `os.putenv` through them), to the first library, evaluator or submission
-    frame. None when the import machinery acts (an import the static rules and the import event
-    already vetted)."""
+    frame. None when the import machinery acts for an import statement (one the static rules and
+    the import event already vetted); its loaders called directly are trampolines like any
+    other (red-team pass 84: `triton.language.extra.spec.loader`'s `set_data`, `get_data` and
+    `load_module`, called from a submission, wrote, read and ran files charged to no one)."""
     while frame is not None:
         name = frame.f_code.co_filename
-        if name.startswith(_IMPORT_MACHINERY):
+        if name.startswith(_IMPORT_MACHINERY) and frame.f_code.co_name in _IMPORTING:
             return None
         if not (_transparent(name) or name.startswith("<frozen")):
             return frame
@@ -753,6 +755,10 @@ def _responsible_frame(frame):
 
 
 _IMPORT_MACHINERY = ("<frozen importlib.", "<frozen zipimport")
+# The import machinery's functions that an import statement, `__import__` or
+# `importlib.import_module` runs through, and no loader method called on its own
+_IMPORTING = frozenset({"_find_and_load", "_find_and_load_unlocked", "_gcd_import",
+                        "_handle_fromlist"})
 
 
 def kernels_registered_from(directories: tuple[str, ...]) -> list[str]:

@@ -18,6 +18,7 @@ import warnings
 from .cuda_sources import CLOCKS_REASON
 from .own_attributes import misused_class, own_accesses, plain_class_accesses
 from .refused_names import (ALLOWED_DUNDER_ATTRIBUTES, ALLOWED_DUNDER_TEXT, ALLOWED_IMPORTS,
+                            INTERNAL_TYPE_MODULES,
                             ALLOWED_NAMES, DATETIME_DTYPES, ENVIRON_READS, FILES,
                             FORBIDDEN_BUILTINS, FORBIDDEN_NAMES, FORBIDDEN_TEXT,
                             GPU_CLOCK_FUNCTIONS, GPU_CLOCK_TEXT, LOGGERS,
@@ -316,15 +317,16 @@ def _item_of_a_name(target: ast.Attribute, aliases: dict[str, str]) -> bool:
 
 
 def _chain(name: str, load: bool = True):
-    """(attribute, object) for each step of `a.b.c`, through module (and class) namespaces,
-    never a module's __getattr__; a submodule not loaded yet is loaded first (`numpy.ma`) when
+    """(attribute, object) for each step of `a.b.c`, through module and class namespaces and
+    instances' own dicts, never a module's __getattr__; a submodule not loaded yet is loaded first (`numpy.ma`) when
     `load`, so what it holds is seen. Stops where the chain cannot be followed."""
     parts = name.split(".")
     value = sys.modules.get(parts[0])
     for part in parts[1:]:
-        if not isinstance(value, (types.ModuleType, type)):
-            return
-        found = vars(value).get(part)
+        if isinstance(value, (types.ModuleType, type)):
+            found = vars(value).get(part)
+        else:  # an instance's own attribute (red-team pass 84: `triton.cdiv.signature`)
+            found = (_instance_dict(value) or {}).get(part)
         if found is None and load and isinstance(value, types.ModuleType):
             found = _submodule(value, part)
             if found is None:
@@ -459,6 +461,9 @@ def _forbidden_object_reason(name: str) -> str | None:
         return _forbidden_objects[id(obj)][1]
     if isinstance(obj, _LOGGING_OBJECTS) or type(obj).__module__.split(".")[0] == "logging":
         return LOGGERS  # a Logger, its Manager, a Handler, or a library's subclass of one
+    if not isinstance(obj, type) and _internal_type(type(obj)):
+        return (f"it is a `{type(obj).__module__}.{type(obj).__qualname__}`: the import machinery's "
+                f"and introspection's objects read, write and run code no rule reads ({INTROSPECTION})")
     held = held_module(obj)
     if held:
         return (f"it holds {held[1]} as its attribute `{held[0]}`, which code that is handed the "
@@ -488,6 +493,27 @@ def held_module(obj) -> tuple[str, str] | None:
             if isinstance(value, types.ModuleType):
                 return attribute, f"the module `{value.__name__}`"
     return None
+
+
+def _internal_type(cls: type) -> bool:
+    module = getattr(cls, "__module__", None)
+    return isinstance(module, str) and module.split(".")[0] in INTERNAL_TYPE_MODULES
+
+
+def check_annotation_text(text: str, aliases: dict[str, str], language: str, node: ast.AST) -> None:
+    """A string annotation's names judged as if written as code: `typing.get_type_hints`,
+    `functools.singledispatch` or a Signature evaluates it in the module's globals (red-team pass
+    84: `def holder(x: "enum.bltns")` evaluated to builtins). A module named there is refused
+    too: no type is a module."""
+    tree = ast.parse(text, mode="eval")
+    inner = {id(n.value) for n in nodes(tree) if isinstance(n, ast.Attribute)}
+    for n in nodes(tree):
+        if isinstance(n, (ast.Attribute, ast.Name)) and id(n) not in inner and root(n) in aliases:
+            name = dotted(n, aliases) or ""
+            _reject_name(name, language, node)
+            if is_module(name):
+                _fail(f"{where(node)}: the string annotation `{text}` names the module `{name}`: "
+                      f"evaluated later, it hands that module to code ({INTROSPECTION})")
 
 
 def _instance_dict(obj) -> dict | None:

@@ -384,6 +384,16 @@ FORBIDDEN_ATTRIBUTES = {
 }
 
 
+# Objects handed back by library objects that lead anywhere (red-team pass 84): an
+# AttributeError's `obj` is the object whose lookup failed (`enum.nope` gives the enum module,
+# whose `bltns` is builtins); a Signature's `from_callable(f, eval_str=True)` (Triton's
+# `triton.cdiv.signature`) evaluates string annotations as code; a numpy bit generator's `cffi`
+# hands out raw addresses and function pointers.
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("obj", "from_callable"), INTROSPECTION))
+FORBIDDEN_ATTRIBUTES["cffi"] = ("raw addresses and native function pointers reach memory no "
+                                "guard sees; pass tensors to your kernels")
+
+
 # Files written or read through a value's method (`ndarray.dump` pickles to a path)
 FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("tofile", "from_file", "dump"), FILES))
 
@@ -438,7 +448,7 @@ DATETIME_DTYPES = ("m8", "datetime64", "timedelta64")  # numpy dtype strings ("M
 
 # Refused attribute names that are natural names of a model's own state (`self.buffer`, a scratch
 # tensor): allowed on `self` in classes built only on nn.Module when the file stores them.
-OWN_NAMES_ALLOWED = frozenset({"buffer", "raw", "handle"})
+OWN_NAMES_ALLOWED = frozenset({"buffer", "raw", "handle", "obj"})
 
 
 def forbidden_attribute(name: str) -> str | None:
@@ -544,6 +554,15 @@ ALLOWED_NAMES = {"triton.runtime.driver.active.get_active_torch_device", "torch.
 
 # A named tuple's documented methods and fields, underscored only to stay clear of field names.
 NAMEDTUPLE_API = frozenset({"_replace", "_asdict", "_make", "_fields", "_field_defaults"})
+
+
+# Where the types of the import machinery and of introspection live: an instance of one is refused
+# by any name (red-team pass 84: `triton.language.extra.spec`, a loop variable its package left,
+# is a ModuleSpec whose `loader` wrote, read and ran files with no rule reading them; a
+# `Signature` evaluates annotations).
+INTERNAL_TYPE_MODULES = ("inspect", "importlib", "_frozen_importlib", "_frozen_importlib_external",
+                         "zipimport", "_imp", "gc", "ctypes", "_ctypes", "subprocess", "pickle",
+                         "_pickle", "marshal", "socket", "_socket", "shutil", "code", "codeop")
 
 
 # Modules that other modules happen to import: `os.path.sys`, `torch.sys` reach them past the rules.

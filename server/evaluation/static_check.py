@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from .cuda_sources import check_cuda_sources, load_inline_sources
 from .kernel_body import check_kernel, jit_functions, kernel_globals
 from .name_rules import (annotation_nodes, certainly_int, check_names, is_data, is_metaclass,
-                         is_module, named_object, plain_type_text, type_use)
+                         is_module, named_object, plain_type_text, type_use,
+                         check_annotation_text)
 from .own_attributes import own_methods
 from .refused_names import (ALLOWED_MODEL_BASES, COPIED_ATTRIBUTES, INTROSPECTION, JIT_DECORATORS,
                             MAGIC_METHODS, SHARED_MEMORY, WRAPPING_DECORATORS)
@@ -67,7 +68,7 @@ def _check_source(source: str, language: str) -> StaticReport:
     check_names(tree, aliases, language)
     _check_wraps_as_decorator(tree, aliases)
     _check_legacy_constructors(tree, aliases)
-    _check_magic_methods(tree)
+    _check_magic_methods(tree, aliases, language)
     _check_class_namespaces(tree, aliases)
     _check_model_new(tree, aliases)
     if language == "cuda":
@@ -322,7 +323,7 @@ def _check_legacy_constructors(tree: ast.Module, aliases: dict[str, str]) -> Non
               "torch.tensor(data)")
 
 
-def _check_magic_methods(tree: ast.Module) -> None:
+def _check_magic_methods(tree: ast.Module, aliases: dict[str, str], language: str) -> None:
     """Methods that run evaluator-invisible code later, or intercept torch for a whole type."""
     for annotation in annotation_nodes(tree):
         for n in nodes(annotation):
@@ -330,6 +331,8 @@ def _check_magic_methods(tree: ast.Module) -> None:
                 _fail(f"line {annotation.lineno}: string annotations other than plain type names "
                       "(`\"torch.Tensor\"`, `\"Optional[int]\"`) are not allowed: evaluated later, "
                       "they are code the static check cannot read")
+            if isinstance(n, ast.Constant) and isinstance(n.value, str):
+                check_annotation_text(n.value, aliases, language, annotation)
     for node in nodes(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in MAGIC_METHODS:
             _fail(f"line {node.lineno}: defining `{node.name}` is not allowed: {MAGIC_METHODS[node.name]}")

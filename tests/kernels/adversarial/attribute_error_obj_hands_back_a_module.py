@@ -1,0 +1,51 @@
+# task: level1/19_ReLU
+# expect: format_violation
+# says: `.obj`
+# why: red-team pass 84: an AttributeError's `obj` is the object whose lookup failed: `enum.nope` caught gave the enum
+#      module, whose `bltns` is builtins; its getattr took computed names to sys.modules, and
+#      torch's `_pop_mode_temporarily` ran torch.relu with the guard's modes popped (scored on
+#      the cpu evaluator). `.obj` is refused now (but on `self`).
+import enum
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+def module_of_failed_lookup():
+    try:
+        enum.no_such_attribute_here
+    except AttributeError as e:
+        return e.obj
+
+
+B = module_of_failed_lookup().bltns
+G = B.getattr
+
+
+def name(s):
+    return s[1:]
+
+
+@triton.jit
+def copy_kernel(src_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n_elements
+    tl.store(out_ptr + offs, tl.load(src_ptr + offs, mask=mask), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        mods = G(G(module_of_failed_lookup(), name("xsys")), name("xmodules"))
+        pd = G(mods[name("xtorch.utils._python_dispatch")], name("x_pop_mode_temporarily"))
+        ov = G(mods[name("xtorch.overrides")], name("x_pop_mode_temporarily"))
+        with pd():
+            with ov():
+                tmp = torch.relu(x)
+        out = torch.empty_like(x)
+        n = x.numel()
+        copy_kernel[(triton.cdiv(n, 1024),)](tmp, out, n, BLOCK=1024)
+        return out
