@@ -279,6 +279,14 @@ def summary(rows: list[dict]) -> None:
         print(f"same's step (in process, first of its task): median {statistics.median(steps):.2f} s, "
               f"max {max(steps):.2f} s; profile median {statistics.median(profiles):.2f} s, "
               f"max {max(profiles):.2f} s")
+        # issue 7's cost target: the anti-gaming checks' share of a step (provenance off here)
+        shares = sorted(100 * r["same"]["checks_s"] / r["same"]["s"] for r in done
+                        if r.get("same", {}).get("stage") == "scored" and r["same"]["s"] > 0)
+        if shares:
+            quartiles = statistics.quantiles(shares, n=4) if len(shares) > 1 else shares * 3
+            print(f"checks' share of same's step: median {statistics.median(shares):.1f} %, "
+                  f"quartiles {quartiles[0]:.1f}-{quartiles[2]:.1f} %, range {shares[0]:.1f}-"
+                  f"{shares[-1]:.1f} %; at most 5 %: {sum(x <= 5 for x in shares)} of {len(shares)}")
 
 
 def main() -> None:

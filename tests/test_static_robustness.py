@@ -322,3 +322,29 @@ def test_plain_string_annotations_and_own_obj_attributes_pass():
                           "def helper(x: 'torch.Tensor', y: 'Optional[int]' = None) -> 'torch.Tensor':\n"
                           "    return x\n", 1)
     static_check(source, "triton")
+
+
+@pytest.mark.parametrize("line, says", [
+    ("import functools\nN = 'x__doc__'\n@functools.wraps(torch.relu, (), (N[1:],))\ndef h(): pass",
+     "alone"),
+    ("import functools\n@functools.wraps(torch.relu, updated=())\ndef h(): pass", "alone"),
+    ("import functools\n@functools.wraps(triton.cdiv)\ndef h(): pass", "not of a function"),
+    ("X = numpy.info", "numpy.info"),
+])
+def test_functools_wraps_copies_only_a_functions_default_attributes(line, says):
+    """Red-team pass 85: wraps' `updated` (spelt by slicing) copied a library module's globals,
+    builtins among them, into the submission's; a library instance wrapped hands over its dict.
+    numpy.info imports any module a string names."""
+    source = RELU.replace("import torch\n", "import torch\nimport numpy\nimport triton\n", 1)
+    source = source.replace("import triton\n", f"import triton\n{line}\n", 1)
+    with pytest.raises(StageFailure) as refused:
+        static_check(source, "triton")
+    assert says in refused.value.feedback
+
+
+def test_functools_wraps_of_a_function_passes():
+    source = RELU.replace("import torch\n", "import torch\nimport functools\n"
+                          "def inner(x):\n    return x\n@functools.wraps(inner)\ndef outer(x):\n"
+                          "    return inner(x)\n@functools.wraps(torch.relu)\ndef named(x):\n"
+                          "    return x\n", 1)
+    static_check(source, "triton")

@@ -18,7 +18,7 @@ import warnings
 from .cuda_sources import CLOCKS_REASON
 from .own_attributes import misused_class, own_accesses, plain_class_accesses
 from .refused_names import (ALLOWED_DUNDER_ATTRIBUTES, ALLOWED_DUNDER_TEXT, ALLOWED_IMPORTS,
-                            INTERNAL_TYPE_MODULES,
+                            ATTRIBUTE_ONLY, INTERNAL_TYPE_MODULES,
                             ALLOWED_NAMES, DATETIME_DTYPES, ENVIRON_READS, FILES,
                             FORBIDDEN_BUILTINS, FORBIDDEN_NAMES, FORBIDDEN_TEXT,
                             GPU_CLOCK_FUNCTIONS, GPU_CLOCK_TEXT, LOGGERS,
@@ -242,7 +242,8 @@ def check_names(tree: ast.Module, aliases: dict[str, str], language: str) -> Non
         elif isinstance(node, ast.keyword) and node.arg == "pin_memory":
             _fail(f"{where(node.value)}: `pin_memory=` is not allowed: {SHARED_MEMORY}")
         elif isinstance(node, (ast.Attribute, ast.Name)):
-            if isinstance(node, ast.Name) and forbidden_attribute(node.id):  # __builtins__ etc.
+            if (isinstance(node, ast.Name) and forbidden_attribute(node.id)  # __builtins__ etc.
+                    and node.id not in ATTRIBUTE_ONLY):
                 _fail(f"{where(node)}: `{node.id}` is not allowed: {forbidden_attribute(node.id)}")
             if (isinstance(node, ast.Attribute) and forbidden_attribute(node.attr)
                     and not (node.attr == "__class__" and id(node) in named)
@@ -356,6 +357,11 @@ def _resolve(name: str, load: bool = True):
     if len(steps) != name.count("."):
         return None
     return steps[-1][1] if steps else sys.modules.get(name)
+
+
+def resolved(name: str):
+    """The library object `a.b.c` names (modules, classes and instances followed), or None."""
+    return _resolve(name)
 
 
 def named_object(name: str, names) -> str | None:

@@ -211,7 +211,9 @@ FORBIDDEN_NAMES = {
     "numpy.load": FILES, "numpy.save": FILES, "numpy.savez": FILES, "numpy.savez_compressed": FILES,
     "numpy.savetxt": FILES, "numpy.loadtxt": FILES, "numpy.genfromtxt": FILES, "numpy.fromfile": FILES,
     "numpy.memmap": FILES, "numpy.ctypeslib": _CONCURRENCY, "numpy.f2py": _CONCURRENCY,
-    "numpy.testing": INTROSPECTION, "numpy.lib": FILES, "numpy.distutils": _CONCURRENCY,
+    "numpy.testing": INTROSPECTION, "numpy.lib": FILES,
+    # imports any module named by a string (`toplevel=`) from numpy's frame (red-team pass 85)
+    "numpy.info": INTROSPECTION, "numpy.distutils": _CONCURRENCY,
     "torch.load": FILES, "torch.save": FILES, "torch.hub": FILES, "torch.package": FILES,
     "torch.serialization": FILES, "torch.classes": _DISPATCH, "torch.from_file": FILES,
     "torch.utils.weak": "weak-reference callbacks run after the guard has exited",
@@ -390,6 +392,8 @@ FORBIDDEN_ATTRIBUTES = {
 # `triton.cdiv.signature`) evaluates string annotations as code; a numpy bit generator's `cffi`
 # hands out raw addresses and function pointers.
 FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("obj", "from_callable"), INTROSPECTION))
+# Refused only as an attribute read (`e.obj`): a variable of one's own may well be called `obj`.
+ATTRIBUTE_ONLY = frozenset({"obj"})
 FORBIDDEN_ATTRIBUTES["cffi"] = ("raw addresses and native function pointers reach memory no "
                                 "guard sees; pass tensors to your kernels")
 

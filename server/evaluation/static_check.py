@@ -18,13 +18,14 @@ import io
 import re
 import textwrap
 import tokenize
+import types
 from dataclasses import dataclass
 
 from .cuda_sources import check_cuda_sources, load_inline_sources
 from .kernel_body import check_kernel, jit_functions, kernel_globals
 from .name_rules import (annotation_nodes, certainly_int, check_names, is_data, is_metaclass,
                          is_module, named_object, plain_type_text, type_use,
-                         check_annotation_text)
+                         check_annotation_text, resolved)
 from .own_attributes import own_methods
 from .refused_names import (ALLOWED_MODEL_BASES, COPIED_ATTRIBUTES, INTROSPECTION, JIT_DECORATORS,
                             MAGIC_METHODS, SHARED_MEMORY, WRAPPING_DECORATORS)
@@ -440,14 +441,33 @@ def _check_wraps_as_decorator(tree: ast.Module, aliases: dict[str, str]) -> None
     """`functools.wraps(x)` only as the decorator of a `def`: what it decorates is then a fresh
     function. Called on anything else (`functools.wraps(box)(kernel)`) it copies `box`'s
     attributes onto that object by name, as `update_wrapper` does (red-team pass 73)."""
-    decorating = {id(d.func) for fn in nodes(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  for d in fn.decorator_list if isinstance(d, ast.Call)}
+    calls = {id(d.func): d for fn in nodes(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+             for d in fn.decorator_list if isinstance(d, ast.Call)}
     for node in nodes(tree):
-        if (isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in decorating
-                and isinstance(getattr(node, "ctx", None), ast.Load)
+        if (isinstance(node, (ast.Name, ast.Attribute)) and isinstance(getattr(node, "ctx", None), ast.Load)
                 and dotted(node, aliases) == "functools.wraps"):
-            _fail(f"{where(node)}: `functools.wraps` may only decorate a def (`@functools.wraps(f)`): "
-                  f"{COPIED_ATTRIBUTES}")
+            if id(node) not in calls:
+                _fail(f"{where(node)}: `functools.wraps` may only decorate a def (`@functools.wraps(f)`): "
+                      f"{COPIED_ATTRIBUTES}")
+            _check_wrapped(calls[id(node)], aliases)
+
+
+def _check_wrapped(call: ast.Call, aliases: dict[str, str]) -> None:
+    """`@functools.wraps(f)`: one argument, its default attributes, and `f` a function or class
+    (the file's own, or a library's). Its `assigned` and `updated` name the attributes copied
+    (red-team pass 85: `updated=("__globals__",)`, spelt `s[1:]`, copied enum's module globals,
+    builtins among them, into the submission's); a library *instance* handed over gives the
+    new function its `__dict__` (`triton.cdiv`'s held an inspect.Signature)."""
+    if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Starred):
+        _fail(f"{where(call)}: `functools.wraps` takes the wrapped function alone "
+              f"(`@functools.wraps(f)`): its other arguments name the attributes it copies "
+              f"({COPIED_ATTRIBUTES})")
+    name = dotted(call.args[0], aliases)
+    if name is not None and not is_module(name):
+        obj = resolved(name)
+        if obj is not None and not isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)):
+            _fail(f"{where(call)}: `functools.wraps({name})` copies the attributes of an object, not "
+                  f"of a function or class: wrap a function ({COPIED_ATTRIBUTES})")
 
 
 def _check_triton(tree: ast.Module, aliases: dict[str, str]) -> StaticReport:
