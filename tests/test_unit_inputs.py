@@ -1,5 +1,6 @@
 """The unit trials (server/evaluation/unit_inputs.py): the task's own values placed to drive one
-hidden unit of the reference per sample toward its largest (red-team passes 53-55)."""
+hidden unit of the reference per sample toward its largest (red-team passes 53-55), or a unit
+the draw never clipped toward its smallest (pass 86)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,20 @@ def task(task_id: str):
     return module, module.Model(*module.get_init_inputs())
 
 
+def _extremes(x: torch.Tensor, draw: torch.Tensor, w: torch.Tensor):
+    """Per row of a full trial's GEMM input: whether one column sits at the largest the draw's
+    range gives it (driven up) or at the smallest (driven down, red-team pass 86), and which."""
+    high, low = draw.amax(1, keepdim=True), draw.amin(1, keepdim=True)
+    z = x @ w.T
+    best = high * w.clamp(min=0).sum(1) + low * w.clamp(max=0).sum(1)
+    worst = high * w.clamp(max=0).sum(1) + low * w.clamp(min=0).sum(1)
+    at_best = torch.isclose(z, best, rtol=1e-5, atol=1e-4)
+    at_worst = torch.isclose(z, worst, rtol=1e-5, atol=1e-4)
+    up = at_best.any(1)
+    column = torch.where(up, at_best.float().argmax(1), at_worst.float().argmax(1))
+    return up, at_worst.any(1) & ~up, column, z
+
+
 def test_the_first_trial_takes_each_samples_extremes_where_its_unit_is_largest():
     """Each row of the GEMM's input holds its own draw's largest value where its chosen
     column's weight is positive and its smallest where negative: that column reaches the most
@@ -36,30 +51,35 @@ def test_the_first_trial_takes_each_samples_extremes_where_its_unit_is_largest()
     assert maker.found
     high, low = draw.amax(1, keepdim=True), draw.amin(1, keepdim=True)
     assert bool(((x == high) | (x == low)).all())  # in the draw's own range
-    w = model.gemm.weight.detach()
-    z = x @ w.T
-    # (row, column): the largest the draw's range gives
-    best = high * w.clamp(min=0).sum(1) + low * w.clamp(max=0).sum(1)
-    at_best = torch.isclose(z, best, rtol=1e-5, atol=1e-4)
-    assert bool(at_best.any(1).all())  # every row at one column's largest
-    assert at_best.float().argmax(1).unique().numel() == x.shape[0]  # a different column each
+    w, b = model.gemm.weight.detach(), model.bias.detach()
+    up, down, driven, z = _extremes(x, draw, w)
+    assert bool((up | down).all())  # every row at one column's largest or smallest
+    assert int(up.sum()) == int(x.shape[0] * 0.75)  # the quiet columns' share, driven up
+    assert driven.unique().numel() == x.shape[0]  # a different column each
     reordered = (draw.sort(-1).values @ w.sort(-1).values.T)  # the most a reordering gives
-    driven = at_best.float().argmax(1)
-    rows = torch.arange(x.shape[0])
-    assert bool((z[rows, driven] > reordered[rows, driven] + 0.5).all())
-    b = model.bias.detach()
+    rows = torch.arange(x.shape[0])[up]
+    assert bool((z[rows, driven[up]] > reordered[rows, driven[up]] + 0.5).all())
     dead = b + 0.5 * w.sum(1) + 5 * (w * w).sum(1).div(12).sqrt() < 0  # pass 53's rule
     random_rows = torch.rand(4096, x.shape[1]) @ w.T + b
     assert not bool((random_rows[:, dead] > 0).any())
-    woken = [int(c) for r, c in enumerate(driven) if dead[c] and z[r, c] + b[c] > 0]
-    assert woken and len(woken) == int(dead[driven].sum())
+    woken = [int(c) for r, c in zip(rows, driven[up]) if dead[c] and z[r, c] + b[c] > 0]
+    assert woken and len(woken) == int(dead[driven[up]].sum())
+    # the rest hold down columns the draw never clipped (red-team pass 86: a kernel left them
+    # unclamped): each at its smallest, below zero where the range allows it
+    live = (draw @ w.T + b) > 0
+    assert bool(live[:, driven[down]].all())
+    can_clip = (b[driven[down]] + high[down, 0] * w.clamp(max=0).sum(1)[driven[down]]
+                + low[down, 0] * w.clamp(min=0).sum(1)[driven[down]]) < 0
+    clipped = (z[down, driven[down]] + b[driven[down]]) < 0
+    assert bool(can_clip.any()) and torch.equal(clipped, can_clip)
 
 
 def test_three_quarters_of_the_driven_samples_go_to_the_units_the_draw_never_woke():
     """A kernel skipping units gains only on units the task's draws never wake, which no
     random trial checks: those are driven first (the GEMM+ReLU's columns that its own draw
     never made positive: 47 of 128 at these weights), by three quarters of the rows, each a
-    different one; the other rows drive columns that did fire."""
+    different one; the other rows drive down columns that fired in every row of the draw
+    (red-team pass 86)."""
     reference, model = task(GEMM_RELU)
     w, b = model.gemm.weight.detach(), model.bias.detach()
     for seed in (3, 11):
@@ -69,11 +89,10 @@ def test_three_quarters_of_the_driven_samples_go_to_the_units_the_draw_never_wok
         (draw,) = generate(reference.get_inputs, CPU, seed)
         never = ((draw @ w.T + b) > 0).sum(0) == 0
         assert int(never.sum()) >= x.shape[0]  # (enough quiet columns for every row here)
-        high, low = draw.amax(1, keepdim=True), draw.amin(1, keepdim=True)
-        best = high * w.clamp(min=0).sum(1) + low * w.clamp(max=0).sum(1)
-        driven = torch.isclose(x @ w.T, best, rtol=1e-5, atol=1e-4).float().argmax(1)
-        assert driven.unique().numel() == x.shape[0]
-        assert int(never[driven].sum()) == int(x.shape[0] * 0.75)
+        up, down, driven, _ = _extremes(x, draw, w)
+        assert bool((up | down).all()) and driven.unique().numel() == x.shape[0]
+        assert int(never[driven[up]].sum()) == int(up.sum()) == int(x.shape[0] * 0.75)
+        assert not bool(never[driven[down]].any())  # the rest: loud columns, driven down
 
 
 def test_the_same_seed_makes_the_same_inputs_and_another_seed_other_units():
@@ -184,7 +203,10 @@ def test_the_second_trial_drives_each_sample_part_of_the_way_and_no_position_sta
             (part,) = part_maker(reference.get_inputs, CPU, seed)
         (draw,) = generate(reference.get_inputs, CPU, seed)
         assert torch.equal(part.sort(-1).values, draw.sort(-1).values)
-        columns = ((exact @ w.T) - (draw @ w.T)).argmax(1)  # each row's driven column
+        moved = (exact @ w.T) - (draw @ w.T)
+        up = moved.amax(1) > -moved.amin(1)  # (the rest drive a loud column down: pass 86)
+        columns = moved.argmax(1)[up]  # each driven-up row's column
+        exact, part, draw = exact[up], part[up], draw[up]
         best = (draw.sort(-1).values * w[columns].sort(-1).values).sum(1)
         random_level = (draw * w[columns]).sum(1)
         reached = ((part * w[columns]).sum(1) - random_level) / (best - random_level)
@@ -336,7 +358,7 @@ def test_long_samples_are_reordered_within_stretches_and_still_driven():
         assert not torch.equal(y, draw)
         assert torch.equal(y.view(16, 2, SEGMENT).sort(-1).values,
                            draw.view(16, 2, SEGMENT).sort(-1).values)
-        lifts.append((((y - draw) @ w.T) / sd).amax(1))
+        lifts.append((((y - draw) @ w.T) / sd).abs().amax(1))  # up, or a loud unit down
     assert float((torch.cat(lifts) > 8).float().mean()) >= 0.85
 
 

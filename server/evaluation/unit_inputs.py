@@ -24,6 +24,12 @@ their random level to most of their reordering maximum and no position stands ou
 reordering puts a sample's largest values where the unit's weights are largest: four reads per
 unit told such rows apart, pass 54). A unit made to fire only just is told from a random row
 only by computing most of it.
+
+The other way too (red-team pass 86): a GEMM+ReLU kernel left unclamped the columns that
+random [0, 1) draws never drive below zero, though inputs in [0, 1) that do exist; no trial
+drove a unit down. The samples a trial gives a layer beyond its quiet units (QUIET_ROWS) now
+drive its loudest units (those the output depended on in every sample and position of the
+draw: their ReLU never clipped) to their smallest, where a layer has both kinds.
 """
 
 from __future__ import annotations
@@ -54,7 +60,8 @@ STEPS = 2
 # it and pass 53's were refused 10 of 10.
 PART_MIN, PART_MAX = 0.4, 0.9
 FULL_LABEL = ("each driven sample's own largest and smallest values placed where they drive one "
-              "hidden unit of the reference to its largest (samples and units chosen secretly)")
+              "hidden unit of the reference to its largest, or one the draw never clipped to its "
+              "smallest (samples and units chosen secretly)")
 # Values driven at most a trial (a full-size convolution's 128 samples of 4 million values took
 # 105 ms to make on the H200, over the profile's limit, so it had no unit trial; and a step makes
 # a trial for each unit round too): a trial drives max(DRIVEN_MIN, DRIVEN_VALUES // (values a
@@ -73,8 +80,8 @@ DRIVEN_MIN = 8
 QUIET_SHARE = 8
 QUIET_ROWS = 0.75
 PART_LABEL = ("the task's own values reordered within each driven sample part of the way toward "
-              "driving one hidden unit of the reference to its largest (samples and units chosen "
-              "secretly)")
+              "driving one hidden unit of the reference to its largest, or one the draw never "
+              "clipped to its smallest (samples and units chosen secretly)")
 
 
 class _Unsliced(Exception):
@@ -401,7 +408,7 @@ def _targets(seen: dict, out, seed: int, cap: int | None) -> dict:
     if not hidden:
         return {}
     gen = torch.Generator().manual_seed(seed % (1 << 62))
-    quiet = _quiet_units(seen, hidden, outs, gen)
+    quiet, loud = _quiet_units(seen, hidden, outs, gen)
     offset = int(torch.randint(len(hidden), (1,), generator=gen))
     targets = {}
     for j, k in enumerate(hidden):
@@ -416,33 +423,38 @@ def _targets(seen: dict, out, seed: int, cap: int | None) -> dict:
             continue
         positions = tuple(z.shape[1:-1])
         if z.dim() <= 2 and len(rows) <= z.shape[-1]:  # one unit a sample
-            units = _quiet_first(quiet.get(k), len(rows), z.shape[-1], gen)
+            units, down = _quiet_first(quiet.get(k), len(rows), z.shape[-1], gen, loud.get(k))
         else:  # a unit per sample and position, drawn where they are used: on the host, a
             # full-size convolution's 2 million took 57 ms (2-core CI machine)
             bulk = torch.Generator(device=z.device).manual_seed(
                 int(torch.randint(1 << 62, (1,), generator=gen)))
             units = torch.randint(z.shape[-1], (len(rows),) + positions, generator=bulk,
                                   device=z.device)
+            down = None
             if k in quiet:  # QUIET_ROWS of them among the quiet units, secretly where
                 few = quiet[k].to(z.device)
                 pick = torch.randint(few.numel(), units.shape, generator=bulk, device=z.device)
-                units = torch.where(
-                    torch.rand(units.shape, generator=bulk, device=z.device) < QUIET_ROWS,
-                    few[pick], units)
+                aimed = torch.rand(units.shape, generator=bulk, device=z.device) < QUIET_ROWS
+                units = torch.where(aimed, few[pick], units)
+                if k in loud:  # the rest: the loudest units, driven down
+                    many = loud[k].to(z.device)
+                    pick = torch.randint(many.numel(), units.shape, generator=bulk, device=z.device)
+                    units, down = torch.where(aimed, units, many[pick]), ~aimed
         driven = None
         if record.spacing and len(record.spacing) == len(positions):
             driven = torch.zeros(positions, dtype=torch.bool)
             grid = tuple(slice(int(torch.randint(step, (1,), generator=gen)), None, step)
                          for step in record.spacing)
             driven[grid] = True
-        targets[k] = (torch.tensor(rows), units, driven)
+        targets[k] = (torch.tensor(rows), units, driven, down)
     return targets
 
 
 def _quiet_units(seen: dict, hidden: list, outs: list, gen: torch.Generator) -> dict:
     """Per hidden layer: its quietest units, those on which the model's output depended in the
     fewest of the draw's samples and positions (a ReLU behind them off): an eighth of them (one
-    at least) and every other unit as quiet as the last of those (in a secret order). A kernel
+    at least) and every other unit as quiet as the last of those (in a secret order); and its
+    loudest, on which it depended in every one (where some others were clipped somewhere). A kernel
     skipping units gains only on units the task's draws never wake, and those are the
     quietest: a trial drives them at every turn (red-team pass 55: a GEMM+ReLU skipping a
     column no reordering wakes scored 4 of 6 when units were drawn uniformly, the column
@@ -452,7 +464,7 @@ def _quiet_units(seen: dict, hidden: list, outs: list, gen: torch.Generator) -> 
     floats = [t for t in outs if torch.is_tensor(t) and t.is_floating_point() and t.requires_grad]
     tracked = [k for k in hidden if seen[k].output.requires_grad]  # (a layer run under no_grad
     if not floats or not tracked:  # has none: it keeps units drawn from all of them)
-        return {}
+        return {}, {}
     noise: dict = {}  # a generator per device the outputs lie on
     for t in floats:
         if t.device not in noise:
@@ -462,48 +474,62 @@ def _quiet_units(seen: dict, hidden: list, outs: list, gen: torch.Generator) -> 
                                       dtype=t.dtype)).sum() for t in floats)
     grads = secret_grad(projection, [seen[k].output for k in tracked], retain_graph=True,
                         allow_unused=True)
-    quiet = {}
+    quiet, loud = {}, {}
     for k, g in zip(tracked, grads):
         if g is None:
             continue
         g = g.movedim(seen[k].unit_dim % max(g.dim(), 1), -1)
-        live = (g.reshape(-1, g.shape[-1]) != 0).sum(0).cpu()
+        flat = g.reshape(-1, g.shape[-1])
+        live = (flat != 0).sum(0).cpu()
         n = live.numel()
         secret_order = torch.randperm(n, generator=gen)
         ranked = secret_order[live[secret_order].argsort(stable=True)]
         level = live[ranked[max(1, n // QUIET_SHARE) - 1]]  # and every unit as quiet as that
         quiet[k] = ranked[:int((live <= level).sum())]
-    return quiet
+        always = secret_order[live[secret_order] == flat.shape[0]]  # never clipped in the draw
+        if 0 < always.numel() < n:  # (where none ever clips, down is no other way)
+            loud[k] = always
+    return quiet, loud
 
 
-def _quiet_first(quiet: torch.Tensor | None, count: int, n: int, gen: torch.Generator) -> torch.Tensor:
-    """`count` units, one a sample (secret samples): QUIET_ROWS of them the quiet units in a
-    secret order (again from the start where there are fewer), the rest the other units at
-    random (and, where every unit is quiet, the quiet units not driven yet), all different
-    where there are enough. Units that fire in the task's draws are checked by every random
-    trial; the quiet ones only here."""
+def _quiet_first(quiet: torch.Tensor | None, count: int, n: int, gen: torch.Generator,
+                 loud: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """`count` units, one a sample (secret samples), and which are driven down (None: none):
+    QUIET_ROWS of them the quiet units in a secret order (again from the start where there are
+    fewer), driven up; the rest, where the layer has `loud` units, those in a secret order,
+    driven down; else the other units at random (and, where every unit is quiet, the quiet
+    units not driven yet), driven up; all different where there are enough. Units that fire in
+    the task's draws are checked by every random trial; the quiet ones only here, and the loud
+    ones held down only here."""
     if quiet is None or count < 2:
-        return torch.randperm(n, generator=gen)[:count]
+        return torch.randperm(n, generator=gen)[:count], None
     many = max(1, int(count * QUIET_ROWS))
     turns = quiet[torch.randperm(quiet.numel(), generator=gen)]
     turns = turns.repeat(-(-many // turns.numel()))[:many]
-    # the rest: the other units first, then quiet ones not driven yet, then again from the start
-    taken, quiet_set = set(turns.tolist()), set(quiet.tolist())
-    order = torch.randperm(n, generator=gen).tolist()
-    rest = ([u for u in order if u not in quiet_set]
-            + [u for u in order if u in quiet_set and u not in taken]) or turns.tolist()
+    if loud is not None:
+        rest = loud[torch.randperm(loud.numel(), generator=gen)].tolist()
+    else:  # the other units first, then quiet ones not driven yet, then again from the start
+        taken, quiet_set = set(turns.tolist()), set(quiet.tolist())
+        order = torch.randperm(n, generator=gen).tolist()
+        rest = ([u for u in order if u not in quiet_set]
+                + [u for u in order if u in quiet_set and u not in taken]) or turns.tolist()
     rest = (rest * -(-(count - many) // len(rest)))[:count - many]
     mixed = torch.cat([turns, torch.tensor(rest, dtype=turns.dtype)])
-    return mixed[torch.randperm(count, generator=gen)]
+    down = torch.cat([torch.zeros(many, dtype=torch.bool), torch.ones(len(rest), dtype=torch.bool)])
+    shuffle = torch.randperm(count, generator=gen)
+    return mixed[shuffle], (down[shuffle] if loud is not None else None)
 
 
-def _driven(record: _Seen, rows: torch.Tensor, units: torch.Tensor, driven) -> torch.Tensor:
-    """The sum of each driven position's chosen unit."""
+def _driven(record: _Seen, rows: torch.Tensor, units: torch.Tensor, driven, down) -> torch.Tensor:
+    """The sum of each driven position's chosen unit, negated where it is driven `down`."""
     z = record.output.movedim(record.unit_dim % max(record.output.dim(), 1), -1)
     if z.dim() == 1:
         z = z.unsqueeze(0)
     picked = z.index_select(0, rows.to(z.device))
     picked = picked.gather(-1, units.to(z.device).unsqueeze(-1)).squeeze(-1)
+    if down is not None:
+        down = down.to(z.device).reshape(down.shape + (1,) * (picked.dim() - down.dim()))
+        picked = torch.where(down, -picked, picked)
     if driven is not None:
         picked = picked * driven.to(z.device)
     return picked.sum()
