@@ -18,10 +18,9 @@ import warnings
 from .cuda_sources import CLOCKS_REASON
 from .own_attributes import misused_class, own_accesses, plain_class_accesses
 from .refused_names import (ALLOWED_DUNDER_ATTRIBUTES, ALLOWED_DUNDER_TEXT, ALLOWED_IMPORTS,
-                            ATTRIBUTE_ONLY, INTERNAL_TYPE_MODULES,
-                            ALLOWED_NAMES, DATETIME_DTYPES, ENVIRON_READS, FILES,
+                            ALLOWED_NAMES, ATTRIBUTE_ONLY, DATETIME_DTYPES, ENVIRON_READS, FILES,
                             FORBIDDEN_BUILTINS, FORBIDDEN_NAMES, FORBIDDEN_TEXT,
-                            GPU_CLOCK_FUNCTIONS, GPU_CLOCK_TEXT, LOGGERS,
+                            GPU_CLOCK_FUNCTIONS, GPU_CLOCK_TEXT, INTERNAL_TYPE_MODULES, LOGGERS,
                             EINOPS_ALLOWED, INTROSPECTION, NAMEDTUPLE_API, NATIVE_TORCH, OS_ALLOWED,
                             OWN_NAMES_ALLOWED, PRIVATE_ROOTS, PROTECTED_ROOTS,
                             REBINDABLE_BUILTINS, RUNNERS, SHADOWED_MODULES, SHARED_MEMORY,
@@ -319,8 +318,9 @@ def _item_of_a_name(target: ast.Attribute, aliases: dict[str, str]) -> bool:
 
 def _chain(name: str, load: bool = True):
     """(attribute, object) for each step of `a.b.c`, through module and class namespaces and
-    instances' own dicts, never a module's __getattr__; a submodule not loaded yet is loaded first (`numpy.ma`) when
-    `load`, so what it holds is seen. Stops where the chain cannot be followed."""
+    instances' own dicts, never a module's __getattr__; a submodule not loaded yet is loaded
+    first (`numpy.ma`) when `load`, so what it holds is seen. Stops where the chain cannot be
+    followed."""
     parts = name.split(".")
     value = sys.modules.get(parts[0])
     for part in parts[1:]:
@@ -485,10 +485,10 @@ def held_module(obj) -> tuple[str, str] | None:
     """(attribute, what) of a module that an object (not a module) holds among its attributes
     or its class's (bases included), or None. Passed to a function, such an object takes the
     module past every rule on dotted names (a method it holds is judged by its attribute's
-    name wherever it is read, `x.storage` say): red-team pass
-    83 handed `tl.semantic.TritonSemantic` (whose `lang` is `triton.language`) to a parameter
-    `S`, walked `S.lang.typing.stdlib_re.enum.bltns` to builtins, then `sys.modules`, and popped
-    the guard's modes. (What a submission's own objects hold is judged where it is bound.)"""
+    name wherever it is read, `x.storage` say): red-team pass 83 handed
+    `tl.semantic.TritonSemantic` (whose `lang` is `triton.language`) to a parameter `S`, walked
+    `S.lang.typing.stdlib_re.enum.bltns` to builtins, then `sys.modules`, and popped the
+    guard's modes. (What a submission's own objects hold is judged where it is bound.)"""
     if isinstance(obj, types.ModuleType):
         return None
     spaces = [] if isinstance(obj, type) else [_instance_dict(obj)]
