@@ -65,6 +65,8 @@ LOGGERS = ("a logger's filters and handlers run for records the evaluator's own 
 
 
 _EVALUATOR = "the evaluator and the task's reference are not yours to import"
+_ATTRIBUTE_PATHS = ("quantization and pruning tools walk attribute paths given as strings, past "
+                    "every rule on names; kernels need neither")
 
 
 FILES = ("submissions may not touch files, descriptors, sockets or processes (of os and sys only "
@@ -213,7 +215,13 @@ FORBIDDEN_NAMES = {
     "numpy.memmap": FILES, "numpy.ctypeslib": _CONCURRENCY, "numpy.f2py": _CONCURRENCY,
     "numpy.testing": INTROSPECTION, "numpy.lib": FILES,
     # imports any module named by a string (`toplevel=`) from numpy's frame (red-team pass 85)
-    "numpy.info": INTROSPECTION, "numpy.distutils": _CONCURRENCY,
+    "numpy.info": INTROSPECTION,
+    # quantization and pruning tooling walks attribute paths given as strings
+    # (`getattr_from_fqn`, `fqn_to_module`, `fuse_modules`: red-team pass 87 reached
+    # `enum.Enum.__init__.__globals__`, builtins among them); no kernel needs it
+    "torch.ao": _ATTRIBUTE_PATHS, "torch.quantization": _ATTRIBUTE_PATHS,
+    "torch.nn.quantized": _ATTRIBUTE_PATHS, "torch.nn.intrinsic": _ATTRIBUTE_PATHS,
+    "torch.nn.qat": _ATTRIBUTE_PATHS, "torch.nn.quantizable": _ATTRIBUTE_PATHS, "numpy.distutils": _CONCURRENCY,
     "torch.load": FILES, "torch.save": FILES, "torch.hub": FILES, "torch.package": FILES,
     "torch.serialization": FILES, "torch.classes": _DISPATCH, "torch.from_file": FILES,
     "torch.utils.weak": "weak-reference callbacks run after the guard has exited",
