@@ -153,6 +153,32 @@ def test_cpu_evaluator_refuses_exits_to_the_host(fn):
     assert expected is OFF_DEVICE or "the gpu evaluator allows it" in str(caught.value)
 
 
+def test_popping_the_guards_dispatch_mode_is_refused_even_when_put_back():
+    """Red-team passes 83-87 each ended at torch's `_pop_mode_temporarily`: both guard modes
+    off their stacks around `torch.relu`, put back before the kernel ran. The worker host
+    replaces torch's binding that pops a dispatch mode: popping the guard's, other than in its
+    own exit, is refused; torch popping the function mode to call it is not."""
+    from torch.overrides import _pop_mode_temporarily as pop_function_mode
+    from torch.utils._python_dispatch import _pop_mode_temporarily as pop_dispatch_mode
+
+    from server.evaluation.guard import watch_mode_pops
+
+    watch_mode_pops()
+
+    def hidden(x):
+        with pop_dispatch_mode():
+            with pop_function_mode():
+                return torch.relu(x)
+
+    guard = _run(hidden)
+    assert guard.violation is not None and guard.violation.reason == UNDISPATCHED
+    assert "popped" in str(guard.violation)
+    # torch's own Python functions (split, einsum: handle_torch_function pops the function mode
+    # to call it) and the guard's exit stay as they were
+    assert _run(lambda x: (torch.split(x, 2), torch.functional.broadcast_tensors(x, x))).violation is None
+    assert _run(lambda x: x.view(-1)).violation is None
+
+
 def test_cpu_evaluator_refuses_torch_run_with_dispatch_switched_off():
     """torch.sparse.semi_structured.fallback_dispatcher runs a callable under
     _DisableTorchDispatch, where the guard's dispatch mode is skipped (red-team pass 45): the

@@ -576,6 +576,7 @@ class DispatchGuard:
         self.language: str | None = None  # the submission's (None: unknown, nothing excused: device_memory.py)
         self.reference_aliases: list | None = None  # which reference outputs are input memory
         self._entered: list[list] = []
+        self._exiting = 0
         files = frozenset(self._files)
 
         def watch(frame, event, arg):
@@ -609,8 +610,12 @@ class DispatchGuard:
     def __exit__(self, *exc) -> None:
         modes, printer = self._entered.pop()
         _tensor_str._str = printer
-        for mode in reversed(modes):
-            mode.__exit__(*exc)
+        self._exiting += 1  # (its own pops: watch_mode_pops)
+        try:
+            for mode in reversed(modes):
+                mode.__exit__(*exc)
+        finally:
+            self._exiting -= 1
         _active.stack.pop()
 
     def _refuse_printing(self, *args, **kwargs):
@@ -650,6 +655,36 @@ def autotune_configs_pruned() -> bool:
 
 def reset_autotune_record() -> None:
     _autotune_record["pruned_runs"] = 0
+
+
+def watch_mode_pops() -> None:
+    """Every route to a module that red-team passes 83-87 found ended at torch's
+    `_pop_mode_temporarily`: the guard's modes taken off their stacks while torch computed
+    unseen, and put back. Torch's Python pops of a dispatch mode all end at one C binding; each
+    reference to it in a loaded module is replaced (once, in the worker host, before any
+    snapshot) by one that refuses the step when it pops an active guard's dispatch mode other
+    than in the guard's own exit. (The function mode is popped by torch itself to call it,
+    `handle_torch_function`; with the dispatch mode in place every operation is still seen.)"""
+    original = torch._C._pop_torch_dispatch_stack
+    if getattr(original, "__wrapped_pop__", False):
+        return
+
+    def popped(*args, **kwargs):
+        mode = original(*args, **kwargs)
+        guard = _active_guard()
+        if (guard is not None and not guard._exiting and type(mode) is _DispatchCheck
+                and mode.guard is guard and guard.violation is None):
+            guard.violation = ForbiddenOperation("the dispatch guard's mode popped off its stack",
+                                                 UNDISPATCHED, guard._location())
+        return mode
+
+    popped.__wrapped_pop__ = True
+    for module in list(sys.modules.values()):
+        namespace = getattr(module, "__dict__", None)
+        if isinstance(namespace, dict):
+            for name, value in list(namespace.items()):
+                if value is original:
+                    namespace[name] = popped
 
 
 def install_interpreter_hooks() -> None:

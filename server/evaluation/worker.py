@@ -274,6 +274,8 @@ def main(argv=None) -> None:
         front_end.prime()
     else:  # the interpreter compiles nothing
         prime_triton()
+    from .guard import watch_mode_pops
+    watch_mode_pops()  # (after every import above: each reference to torch's binding replaced)
     from .module_globals import ModuleGlobals
     from .name_rules import prime_forbidden_objects
     prime_forbidden_objects()  # the static check's table of refused objects, once, for every child
