@@ -173,9 +173,17 @@ def test_popping_the_guards_dispatch_mode_is_refused_even_when_put_back():
     guard = _run(hidden)
     assert guard.violation is not None and guard.violation.reason == UNDISPATCHED
     assert "popped" in str(guard.violation)
+    # the function mode alone: host exits (`.numpy()` on the cpu evaluator) would pass it
+    def exits(x):
+        with pop_function_mode():
+            return x.numpy().copy()
+
+    guard = _run(exits)
+    assert guard.violation is not None and "function mode popped" in str(guard.violation)
     # torch's own Python functions (split, einsum: handle_torch_function pops the function mode
     # to call it) and the guard's exit stay as they were
-    assert _run(lambda x: (torch.split(x, 2), torch.functional.broadcast_tensors(x, x))).violation is None
+    assert _run(lambda x: (torch.split(x, 2), torch.functional.broadcast_tensors(x, x),
+                           torch.einsum("ij->ji", x).contiguous())).violation is None
     assert _run(lambda x: x.view(-1)).violation is None
 
 

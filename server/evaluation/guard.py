@@ -660,31 +660,55 @@ def reset_autotune_record() -> None:
 def watch_mode_pops() -> None:
     """Every route to a module that red-team passes 83-87 found ended at torch's
     `_pop_mode_temporarily`: the guard's modes taken off their stacks while torch computed
-    unseen, and put back. Torch's Python pops of a dispatch mode all end at one C binding; each
-    reference to it in a loaded module is replaced (once, in the worker host, before any
-    snapshot) by one that refuses the step when it pops an active guard's dispatch mode other
-    than in the guard's own exit. (The function mode is popped by torch itself to call it,
-    `handle_torch_function`; with the dispatch mode in place every operation is still seen.)"""
-    original = torch._C._pop_torch_dispatch_stack
-    if getattr(original, "__wrapped_pop__", False):
-        return
+    unseen, and put back. Torch's Python pops of a mode end at two C bindings; each reference
+    to them in a loaded module is replaced (once, in the worker host, before any snapshot) by
+    one that refuses the step when it pops an active guard's mode other than in the guard's own
+    exit: the dispatch mode wherever that happens, the function mode unless torch's own code
+    (past its mode helpers and contextlib) asked for it (`handle_torch_function` pops it to
+    call it, and the dispatch mode still sees every operation then)."""
+    for binding, kind in ((torch._C._pop_torch_dispatch_stack, _DispatchCheck),
+                          (torch._C._pop_torch_function_stack, _EscapeCheck)):
+        if not getattr(binding, "__wrapped_pop__", False):
+            _replace_everywhere(binding, _watched_pop(binding, kind))
 
+
+def _watched_pop(original, kind: type):
     def popped(*args, **kwargs):
         mode = original(*args, **kwargs)
         guard = _active_guard()
-        if (guard is not None and not guard._exiting and type(mode) is _DispatchCheck
-                and mode.guard is guard and guard.violation is None):
-            guard.violation = ForbiddenOperation("the dispatch guard's mode popped off its stack",
-                                                 UNDISPATCHED, guard._location())
+        if (guard is not None and not guard._exiting and type(mode) is kind
+                and mode.guard is guard and guard.violation is None
+                and (kind is _DispatchCheck or not _popped_by_torch(sys._getframe(1)))):
+            which = "dispatch" if kind is _DispatchCheck else "function"
+            guard.violation = ForbiddenOperation(f"the dispatch guard's {which} mode popped off "
+                                                 "its stack", UNDISPATCHED, guard._location())
         return mode
 
     popped.__wrapped_pop__ = True
+    return popped
+
+
+_MODE_HELPERS = (os.sep + os.path.join("torch", "overrides.py"),
+                 os.sep + os.path.join("torch", "utils", "_python_dispatch.py"),
+                 os.sep + "contextlib.py")
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+
+
+def _popped_by_torch(frame) -> bool:
+    """Whether the first frame past torch's mode helpers and contextlib is torch's own code."""
+    while (frame is not None and frame.f_code.co_filename.endswith(_MODE_HELPERS)
+           and frame.f_code.co_name != "handle_torch_function"):
+        frame = frame.f_back
+    return frame is not None and frame.f_code.co_filename.startswith(_TORCH_DIR)
+
+
+def _replace_everywhere(original, replacement) -> None:
     for module in list(sys.modules.values()):
         namespace = getattr(module, "__dict__", None)
         if isinstance(namespace, dict):
             for name, value in list(namespace.items()):
                 if value is original:
-                    namespace[name] = popped
+                    namespace[name] = replacement
 
 
 def install_interpreter_hooks() -> None:
