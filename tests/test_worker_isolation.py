@@ -570,6 +570,32 @@ def test_the_import_machinerys_loaders_called_by_a_submission_are_charged_to_it(
     assert len(report["offences"]) == 3
 
 
+LITERAL_PROBE = r'''
+import json
+from server.evaluation import integrity
+SOURCE = 'import torch\nNAME = "tensordesc<fp32[16],__import__(\'sys\').modules>"\n'
+integrity.guard_submission_actions("/tmp/submission.py", SOURCE)
+results = []
+for code in ("__import__('sys').modules", "1 + 1"):  # compiled by a library's frame (this one)
+    try:
+        eval(code)
+        results.append("ran")
+    except RuntimeError:
+        results.append("refused")
+print(json.dumps({"results": results, "offences": integrity.submission_actions()}))
+'''
+
+
+def test_code_a_library_compiles_from_the_files_own_strings_is_refused(tmp_path):
+    """Red-team pass 88: Triton's `str_to_ty` evaluated the layout part of a type name the
+    submission wrote (`"tensordesc<fp32[16],__import__('sys')...>"`) with the real builtins,
+    from Triton's frame, where the audit hook excused it. Compiling text found inside one of
+    the file's string literals is refused whoever compiles it; other code is not."""
+    report = _run_probe(tmp_path, LITERAL_PROBE)
+    assert report["results"] == ["refused", "ran"]
+    assert report["offences"] == ["compile of code written in a string of the file"]
+
+
 TRAMPOLINE_PROBE = r'''
 import contextlib, dataclasses, collections, json
 from server.evaluation import integrity

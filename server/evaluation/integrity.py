@@ -661,15 +661,18 @@ _REFUSED_EVENTS = frozenset({
     # for the dispatch guard's watch. Registering one is its only audited step.
     "sys.monitoring.register_callback",
 })
-_audit = {"files": frozenset(), "offences": [], "active": False}
+_audit = {"files": frozenset(), "strings": (), "offences": [], "active": False}
 
 
-def guard_submission_actions(submission_file: str) -> None:
+def guard_submission_actions(submission_file: str, source: str = "") -> None:
     """From now on in this process, audited actions taken directly by the submission's frames
     fail and are recorded (`submission_actions()`); once per evaluation process, before the
     submission is imported. Audit hooks cannot be removed: nothing the submission runs later
-    switches this off. The static rules refuse the names; this catches routes they miss."""
+    switches this off. The static rules refuse the names; this catches routes they miss. And
+    code compiled from a string the submission's file holds fails whoever compiles it (`source`:
+    the file's text, whose string literals are read here)."""
     _audit["files"] = frozenset({submission_file, os.path.abspath(submission_file)})
+    _audit["strings"] = _string_literals(source)
     if _audit["active"]:
         return
     _audit["active"] = True
@@ -681,6 +684,9 @@ def guard_submission_actions(submission_file: str) -> None:
             return
         busy.on = True
         try:
+            if event == "compile" and _compiles_a_literal(args, files["strings"]):
+                offences.append("compile of code written in a string of the file")
+                raise RuntimeError("compiling code a submission wrote in a string is not allowed")
             frame = _responsible_frame(getframe(1))
             if event in _ANYWHERE_ON_THE_STACK:
                 frame = _submission_frame(getframe(1), files["files"]) or frame
@@ -694,6 +700,33 @@ def guard_submission_actions(submission_file: str) -> None:
             busy.on = False
 
     sys.addaudithook(hook)
+
+
+# Code a library compiles from a string the submission wrote (red-team pass 88: Triton's
+# `str_to_ty` evaluated the layout part of a type name, `"tensordesc<fp32[16],__import__(...)>"`,
+# with the real builtins, from Triton's frame) runs as the submission's: a compiled source of at
+# least this many characters found inside one of the file's string literals is refused.
+LITERAL_CODE_MIN = 4
+
+
+def _string_literals(source: str) -> tuple[str, ...]:
+    import ast
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return ()
+    return tuple({n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+                  and isinstance(n.value, str) and len(n.value) >= LITERAL_CODE_MIN})
+
+
+def _compiles_a_literal(args, literals: tuple[str, ...]) -> bool:
+    code = args[0] if args else None
+    if isinstance(code, (bytes, bytearray)):
+        code = bytes(code).decode("utf-8", "replace")
+    if not literals or not isinstance(code, str):
+        return False
+    code = code.strip()
+    return len(code) >= LITERAL_CODE_MIN and any(code in literal for literal in literals)
 
 
 # Actions no library takes on a submission's behalf: charged to the submission wherever its frame

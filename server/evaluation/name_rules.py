@@ -467,6 +467,9 @@ def _forbidden_object_reason(name: str) -> str | None:
         return _forbidden_objects[id(obj)][1]
     if isinstance(obj, _LOGGING_OBJECTS) or type(obj).__module__.split(".")[0] == "logging":
         return LOGGERS  # a Logger, its Manager, a Handler, or a library's subclass of one
+    if type(obj).__name__ == "PytestTester":  # numpy's `test`s (red-team pass 88)
+        return (f"it runs a test suite in this process (pytest's plugins import any module, "
+                f"doctests run code from strings) ({INTROSPECTION})")
     if not isinstance(obj, type) and _internal_type(type(obj)):
         return (f"it is a `{type(obj).__module__}.{type(obj).__qualname__}`: the import machinery's "
                 f"and introspection's objects read, write and run code no rule reads ({INTROSPECTION})")

@@ -461,7 +461,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         integrity.check_dataclass_field_names()
         integrity.stop_cyclic_collection()
         snap = clock.snap = integrity_snapshot(_reference_namespaces(reference))
-        integrity.guard_submission_actions(candidate_path(workdir))
+        integrity.guard_submission_actions(candidate_path(workdir), report.source)
         candidate, candidate_file = load_candidate(report.source, workdir, req.language, device,
                                                    report.own_methods)
         _check_integrity(snap, COMPILE)

@@ -216,6 +216,8 @@ FORBIDDEN_NAMES = {
     "numpy.testing": INTROSPECTION, "numpy.lib": FILES,
     # imports any module named by a string (`toplevel=`) from numpy's frame (red-team pass 85)
     "numpy.info": INTROSPECTION,
+    # evaluates part of a type name's text as Python, with the real builtins (red-team pass 88)
+    "triton.language.str_to_ty": INTROSPECTION,
     # quantization and pruning tooling walks attribute paths given as strings
     # (`getattr_from_fqn`, `fqn_to_module`, `fuse_modules`: red-team pass 87 reached
     # `enum.Enum.__init__.__globals__`, builtins among them); no kernel needs it
@@ -399,7 +401,7 @@ FORBIDDEN_ATTRIBUTES = {
 # whose `bltns` is builtins); a Signature's `from_callable(f, eval_str=True)` (Triton's
 # `triton.cdiv.signature`) evaluates string annotations as code; a numpy bit generator's `cffi`
 # hands out raw addresses and function pointers.
-FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("obj", "from_callable"), INTROSPECTION))
+FORBIDDEN_ATTRIBUTES.update(dict.fromkeys(("obj", "from_callable", "str_to_ty"), INTROSPECTION))
 # Refused only as an attribute read (`e.obj`): a variable of one's own may well be called `obj`.
 ATTRIBUTE_ONLY = frozenset({"obj"})
 FORBIDDEN_ATTRIBUTES["cffi"] = ("raw addresses and native function pointers reach memory no "
