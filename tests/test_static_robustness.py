@@ -348,3 +348,20 @@ def test_functools_wraps_of_a_function_passes():
                           "    return inner(x)\n@functools.wraps(torch.relu)\ndef named(x):\n"
                           "    return x\n", 1)
     static_check(source, "triton")
+
+
+@pytest.mark.parametrize("line, says", [
+    ("F = numpy.ma.mrecords.fromtextfile", "files"),
+    ("S = numpy.safe_eval", "introspection"),
+    ("from triton.experimental.gluon.nvidia.hopper import TensorDescriptor", "generated"),
+    ("J = torch.cuda.jiterator.create_jit_fn", "generated"),
+])
+def test_library_functions_that_read_files_or_evaluate_text_are_refused(line, says):
+    """Red-team pass 89: numpy's text-file reader opens any file from numpy's frame; gluon's
+    descriptors carry a layout whose repr Triton's launch path evaluates; the jiterator
+    compiles CUDA text past CUDA mode's checks."""
+    source = RELU.replace("import torch\n", "import torch\nimport numpy\nimport triton\n", 1)
+    source = source.replace("import triton\n", f"import triton\n{line}\n", 1)
+    with pytest.raises(StageFailure) as refused:
+        static_check(source, "triton")
+    assert says in refused.value.feedback

@@ -312,6 +312,14 @@ FORBIDDEN_NAMES = {
     "torch.utils.cpp_extension.remove_extension_h_precompiler_headers": FILES,
     "numpy.ma.dump": FILES, "numpy.ma.load": FILES, "numpy.rec.fromfile": FILES,
     "numpy.fromregex": FILES,
+    # red-team pass 89: `fromtextfile(path)` opens any file from numpy's frame; `loads` (older
+    # numpys) is pickle's and `safe_eval` evaluates text
+    "numpy.ma.mrecords": FILES, "numpy.ma.loads": FILES, "numpy.ma.dumps": FILES,
+    "numpy.safe_eval": INTROSPECTION,
+    # red-team pass 89: gluon's descriptors carry a layout whose repr Triton's launch path
+    # evaluates as Python (refused at launch today as a foreign argument; gluon kernels are not
+    # @triton.jit kernels either); the jiterator compiles CUDA text past CUDA mode's checks
+    "triton.experimental": _GENERATED, "torch.cuda.jiterator": _GENERATED,
     "flash_attn": _LIBRARY,
     "xformers": _LIBRARY,
     "apex": _LIBRARY,
