@@ -8,6 +8,7 @@ is imported, and compare after each stage that ran candidate code.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import ctypes
 import dataclasses
@@ -710,7 +711,6 @@ LITERAL_CODE_MIN = 4
 
 
 def _string_literals(source: str) -> tuple[str, ...]:
-    import ast
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
@@ -720,10 +720,10 @@ def _string_literals(source: str) -> tuple[str, ...]:
 
 
 def _compiles_a_literal(args, literals: tuple[str, ...]) -> bool:
-    code = args[0] if args else None
+    code = args[0] if literals and args else None
     if isinstance(code, (bytes, bytearray)):
         code = bytes(code).decode("utf-8", "replace")
-    if not literals or not isinstance(code, str):
+    if not isinstance(code, str):
         return False
     code = code.strip()
     return len(code) >= LITERAL_CODE_MIN and any(code in literal for literal in literals)

@@ -107,6 +107,14 @@ def _dict_descriptor(cls: type):
     return None
 
 
+def instance_dict(obj) -> dict | None:
+    """An instance's own `__dict__`, read through its class's descriptor (C code: no attribute
+    hook of the object runs), or None."""
+    descriptor = _dict_descriptor(type(obj))
+    found = None if descriptor is None else descriptor.__get__(obj, type(obj))
+    return found if type(found) is dict else None
+
+
 class InstanceTags:
     """The watched instances' classes, dicts and dicts' version tags, read now (at the
     snapshot, before the submission is imported); `changed()` names those changed since."""

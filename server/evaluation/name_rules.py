@@ -16,6 +16,7 @@ import types
 import warnings
 
 from .cuda_sources import CLOCKS_REASON
+from .library_instances import instance_dict
 from .own_attributes import misused_class, own_accesses, plain_class_accesses
 from .refused_names import (ALLOWED_DUNDER_ATTRIBUTES, ALLOWED_DUNDER_TEXT, ALLOWED_IMPORTS,
                             ALLOWED_NAMES, ATTRIBUTE_ONLY, DATETIME_DTYPES, ENVIRON_READS, FILES,
@@ -327,7 +328,7 @@ def _chain(name: str, load: bool = True):
         if isinstance(value, (types.ModuleType, type)):
             found = vars(value).get(part)
         else:  # an instance's own attribute (red-team pass 84: `triton.cdiv.signature`)
-            found = (_instance_dict(value) or {}).get(part)
+            found = (instance_dict(value) or {}).get(part)
         if found is None and load and isinstance(value, types.ModuleType):
             found = _submodule(value, part)
             if found is None:
@@ -494,7 +495,7 @@ def held_module(obj) -> tuple[str, str] | None:
     guard's modes. (What a submission's own objects hold is judged where it is bound.)"""
     if isinstance(obj, types.ModuleType):
         return None
-    spaces = [] if isinstance(obj, type) else [_instance_dict(obj)]
+    spaces = [] if isinstance(obj, type) else [instance_dict(obj)]
     for klass in (obj if isinstance(obj, type) else type(obj)).__mro__:
         spaces.append(vars(klass))
     for space in spaces:
@@ -523,19 +524,6 @@ def check_annotation_text(text: str, aliases: dict[str, str], language: str, nod
             if is_module(name):
                 _fail(f"{where(node)}: the string annotation `{text}` names the module `{name}`: "
                       f"evaluated later, it hands that module to code ({INTROSPECTION})")
-
-
-def _instance_dict(obj) -> dict | None:
-    """An instance's own `__dict__`, read through its class's descriptor (C code: no attribute
-    hook of a library object runs), or None."""
-    for klass in type(obj).__mro__:
-        descriptor = vars(klass).get("__dict__")
-        if descriptor is not None:
-            if type(descriptor).__name__ != "getset_descriptor":
-                return None
-            found = descriptor.__get__(obj, type(obj))
-            return found if type(found) is dict else None
-    return None
 
 
 def _forbidden_part_reason(name: str) -> str | None:
