@@ -29,6 +29,14 @@ FORWARD_RULES = (
 )
 
 
+PARAMETER_RULES = (
+    "Parameters: ModelNew is built like Model (same init inputs, same seed); keep each of Model's "
+    "parameters as an nn.Parameter of ModelNew (same name, or same shape and initial values). "
+    "Those Model initialises to one value (a norm layer's weight 1 and bias 0) get other random "
+    "values, the same in both models, before the trials, as training would give them."
+)
+
+
 def tolerance_text(task_id: str, atol: float, rtol: float) -> str:
     base = f"atol={atol:g}, rtol={rtol:g}"
     if task_family(task_id) in ("softmax", "frobenius"):
@@ -54,6 +62,7 @@ def build_problem(task_id: str, source: str, language: str, *, trials: int, atol
         f"- Correctness: {trials} trials from get_inputs() with fresh seeds; tolerance "
         f"{tolerance_text(task_id, atol, rtol)}.",
         f"- Broader correctness inputs for this task: {describe_extra_inputs(task_id, source)}.",
+        f"- {PARAMETER_RULES}",
         "- Timing: median over many calls on the original get_inputs() shapes against eager "
         "PyTorch on the same GPU, L2 flushed between calls.",
         f"- You have {max_turns} submissions; each returns the stage reached and feedback.",

@@ -1,7 +1,11 @@
 """Dataclasses paste field names into the source of the methods they generate: while a submission
-is evaluated every field name must be an identifier (red-team pass 68)."""
+is evaluated every field name must be an identifier (red-team pass 68), and no library that sets
+attributes by key may plant a special name (red-team pass 90)."""
 
 import dataclasses
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
@@ -14,7 +18,7 @@ def checked():
 
 
 def test_a_field_name_that_is_code_is_refused():
-    with pytest.raises(integrity.GeneratedCodeRefused, match="not a Python identifier"):
+    with pytest.raises(integrity.GeneratedCodeRefused, match="not a plain Python identifier"):
         @dataclasses.dataclass
         class Box:
             __annotations__ = {"x,(1),self.x": int}
@@ -48,3 +52,45 @@ def test_honest_dataclasses_pass():
 
     assert More(stages=2) == More(stages=2) and More().block == 1024
     assert integrity.check_dataclass_field_names() is None  # installed once
+
+
+def test_a_special_field_name_is_refused():
+    with pytest.raises(integrity.GeneratedCodeRefused, match="'__array_interface__'"):
+        dataclasses.make_dataclass("Holder", [("__array_interface__", dict,
+                                               dataclasses.field(default_factory=dict))])
+
+
+SPECIAL_NAMES = textwrap.dedent("""
+    import enum, numpy, torch
+    from server.evaluation import integrity
+    integrity.refuse_special_names_by_key()
+    integrity.refuse_special_names_by_key()  # idempotent
+    key = chr(95) * 2 + "array_interface" + chr(95) * 2
+    interface = {"shape": (1,), "typestr": "<f8", "data": (0, False), "version": 3}
+    refused = []
+    for plant in (lambda: torch.nn.ParameterDict().__setitem__(key, interface),
+                  lambda: torch.nn.ParameterDict().update({key: interface}),
+                  lambda: setattr(torch.nn.Linear(2, 2), key, interface),
+                  lambda: enum.Enum("Holder", [(key, interface)]),
+                  lambda: enum.Enum("Holder", {key: interface}),
+                  lambda: enum.Enum("Holder", "ok " + key)):
+        try:
+            plant()
+        except integrity.SpecialNameRefused:
+            refused.append(True)
+    # what honest code does with the same libraries still works
+    params = torch.nn.ParameterDict({"w0": torch.nn.Parameter(torch.ones(2))})
+    params["scale"] = 2.0
+    lin = torch.nn.Linear(2, 2)
+    lin.block = 128
+    colour = enum.Enum("Colour", "RED GREEN")
+    torch.nn.utils.parametrize.register_parametrization(lin, "weight", torch.nn.Identity())
+    print(len(refused), params.scale, lin.block, colour.GREEN.value, type(lin).__name__)
+""")
+
+
+def test_special_names_set_by_key_are_refused_and_plain_ones_kept():
+    out = subprocess.run([sys.executable, "-c", SPECIAL_NAMES], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["6", "2.0", "128", "2", "ParametrizedLinear"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from server.evaluation.inputs import EXTRA_SEED, correctness_trials, generate
@@ -46,6 +48,6 @@ def test_timed_rounds_and_trials_draw_from_hashed_seeds_not_consecutive_ones():
     trials = list(correctness_trials(make, CPU, base, 3, "level1/19_ReLU"))
     for k in range(3):
         assert torch.equal(trials[k].inputs[0], generate(make, CPU, derived_seed(base, k))[0])
-    signed = trials[3].inputs[0]  # [-32, 32] from extra trial 0's seed
+    signed = trials[3].inputs[0]  # [-100, 100] from extra trial 0's seed
     torch.manual_seed(derived_seed(base, EXTRA_SEED))
-    assert torch.equal(signed, torch.empty(8, 16).uniform_(-32.0, 32.0))
+    assert torch.equal(signed, torch.empty(8, 16).uniform_(-math.asinh(100), math.asinh(100)).sinh_())

@@ -23,7 +23,7 @@ def test_full_episode_plays_through_the_client(cpu_server):
         obs = env.reset(task_id="level1/19_ReLU").observation
         assert obs.stage == "ready" and obs.turn == 0 and not obs.done
         assert "class Model" in obs.problem and "ModelNew" in obs.problem
-        assert "signed inputs in [-32, 32]" in obs.problem  # broader inputs disclosed
+        assert "signed inputs in [-100, 100], dense near 0" in obs.problem  # broader inputs disclosed
 
         first = env.step(KernelAction(code="import torch\nclass ModelNew:\n    pass\n"))
         assert first.observation.stage == "static_check"

@@ -365,3 +365,15 @@ def test_library_functions_that_read_files_or_evaluate_text_are_refused(line, sa
     with pytest.raises(StageFailure) as refused:
         static_check(source, "triton")
     assert says in refused.value.feedback
+
+
+@pytest.mark.parametrize("spelling", ['"_" * 2 + "array_interface" + 2 * "_"',
+                                      '("_" * 2) + "array_interface" + "__"'])
+def test_a_special_name_spelled_with_repetition_is_read(spelling):
+    """`"_" * 2` folds like `+` (red-team pass 90: a ParameterDict key spelled so)."""
+    source = RELU.replace("import torch\n", f"import torch\n\nKEY = {spelling}\n", 1)
+    with pytest.raises(StageFailure) as refused:
+        static_check(source, "triton")
+    assert "'__array_interface__'" in refused.value.feedback
+    assert static_check(RELU.replace("import torch\n", 'import torch\n\nSEP = "-" * 40\n', 1),
+                        "triton").kernels

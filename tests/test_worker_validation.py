@@ -9,11 +9,15 @@ import pytest
 torch = pytest.importorskip("torch")  # the seed: these run on a CPU-only PyTorch, skip without one
 
 from server.evaluation.correctness import check_deterministic, check_inputs_unchanged, check_output, tolerances
-from server.evaluation.inputs import EXTRA_SEED, correctness_trials, describe_extra_inputs, generate, trial_count
+from server.evaluation.inputs import (AWAY_LABEL, EXTRA_SEED, LEVELS_LABEL, OFFSET, OFFSET_LABEL, SMALL_LABEL,
+                                     TIE_LABEL, correctness_trials, describe_extra_inputs, generate,
+                                     trial_count)
 from server.evaluation.seeds import derived_seed
 from server.evaluation.stages import StageFailure
 
 SOFTMAX, FROBENIUS, RELU = "level1/23_Softmax", "level1/37_FrobeniusNorm_", "level1/19_ReLU"
+ARGMAX, MIN = "level1/51_Argmax_over_a_dimension", "level1/53_Min_reduction_over_a_dimension"
+LAYERNORM = "level1/40_LayerNorm"
 
 
 def verdict(out, ref, task_id=None, atol=1e-2, rtol=1e-2):
@@ -157,8 +161,12 @@ def make_inputs():
 
 
 @pytest.mark.parametrize("task_id, labels", [
-    (RELU, ["signed inputs in [-32, 32]", "all-zero inputs"]),
-    (SOFTMAX, ["constant inputs", "row-dependent peaked inputs", "rows shifted by 100 to 160"]),
+    (RELU, ["signed inputs in [-100, 100], dense near 0", "all-zero inputs"]),
+    (SOFTMAX, ["constant inputs", "row-dependent peaked inputs", "rows shifted by 100 to 160",
+               "values spread over [-100, 100] within each row"]),
+    (ARGMAX, [TIE_LABEL, LEVELS_LABEL, AWAY_LABEL]),
+    (MIN, [AWAY_LABEL]),
+    (LAYERNORM, [SMALL_LABEL, OFFSET_LABEL]),
     (FROBENIUS, ["constant inputs", "signed, scaled inputs", "sparse signed inputs"]),
     ("level1/1_Square_matrix_multiplication_", []),
 ])
@@ -170,8 +178,8 @@ def test_special_tasks_get_their_extra_trials(task_id, labels):
         assert label in describe_extra_inputs(task_id)
     by_label = {t.label: t.inputs[0] for t in trials}
     if task_id == RELU:
-        signed = by_label["signed inputs in [-32, 32]"]
-        assert signed.min() < 0 < signed.max() and signed.abs().max() <= 32
+        signed = by_label["signed inputs in [-100, 100], dense near 0"]
+        assert signed.min() < 0 < signed.max() and signed.abs().max() <= 100
         assert not by_label["all-zero inputs"].any()
         assert all(t.inputs[0].shape == (4, 8) for t in trials)
     if task_id == SOFTMAX:
@@ -181,6 +189,14 @@ def test_special_tasks_get_their_extra_trials(task_id, labels):
         shifted = by_label["rows shifted by 100 to 160"]
         assert shifted.min() >= 100 and shifted.max() < 161  # exp overflows past 88.7
         assert len(set(shifted.floor().div(10).amin(dim=1).tolist())) > 1  # shifts differ by row
+        spread = by_label["values spread over [-100, 100] within each row"]
+        assert (spread.amax(dim=1) - spread.amin(dim=1)).min() > 89  # past exp's float32 range
+    if task_id == ARGMAX:  # a maximum started at 0 is wrong on every column
+        assert (by_label[AWAY_LABEL] < -1 + 1e-6).all() and (by_label[AWAY_LABEL] >= -2).all()
+    if task_id == MIN:
+        assert (by_label[AWAY_LABEL] >= 1).all() and (by_label[AWAY_LABEL] < 2).all()
+    if task_id == LAYERNORM:
+        assert by_label[OFFSET_LABEL].min() >= OFFSET and by_label[OFFSET_LABEL].max() < OFFSET + 1
     if task_id == FROBENIUS:
         scaled = by_label["signed, scaled inputs"]
         assert scaled.min() < -10 and scaled.max() > 10 and scaled.abs().max() <= 100
@@ -209,7 +225,7 @@ def test_a_task_without_a_family_gets_its_own_inputs_with_random_signs_where_the
     assert "random signs" in describe_extra_inputs(task)
     # a family keeps its own trials; an insensitive task its scaled ones
     assert [t.label for t in correctness_trials(make_inputs, torch.device("cpu"), 0, 5, RELU,
-                                                signed=True)][5:] == ["signed inputs in [-32, 32]",
+                                                signed=True)][5:] == ["signed inputs in [-100, 100], dense near 0",
                                                                       "all-zero inputs"]
     assert "scaled" in list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, task,
                                                insensitive=True, signed=True))[-1].label
@@ -332,10 +348,10 @@ def test_statistics_from_a_sample_pass_the_tasks_inputs_and_fail_the_spiked_ones
     within tolerance on the task's own [0, 1) inputs, far off where a spike dominates a group."""
     trials = list(correctness_trials(lambda: [torch.rand(*shape)], torch.device("cpu"), 0, 2,
                                      task_id))  # (20 of 20 draws within tolerance at these sizes)
-    from server.evaluation.inputs import EPS_TASKS, SMALL_LABEL
-    if task_id in EPS_TASKS:  # and the small-values trial (eps), which a sample passes too
-        assert trials[-1].label == SMALL_LABEL
-        trials = trials[:-1]
+    from server.evaluation.inputs import EPS_TASKS
+    if task_id in EPS_TASKS:  # and the small-values and offset trials, which a sample passes too
+        assert [t.label for t in trials[2:]] == [SMALL_LABEL, OFFSET_LABEL]
+        trials = trials[:2]
     assert [t.label for t in trials] == ["random inputs #1", f"random inputs #2 {SPIKED}"]
     for trial in trials:
         x = trial.inputs[0]
@@ -345,7 +361,7 @@ def test_statistics_from_a_sample_pass_the_tasks_inputs_and_fail_the_spiked_ones
         assert verdict(shortcut(x), ref, task_id)[0] == expected, trial.label
 
 
-MAX, MIN = "level1/49_Max_reduction_over_a_dimension", "level1/53_Min_reduction_over_a_dimension"
+MAX = "level1/49_Max_reduction_over_a_dimension"
 
 
 def max_stopping_near_the_bound(x, bound=0.965):
@@ -401,7 +417,7 @@ def test_extra_inputs_keep_a_generators_integer_tensors():
         return [torch.rand(4, 8), torch.randint(0, 8, (4,))]
 
     trials = list(correctness_trials(with_indices, torch.device("cpu"), 0, 1, RELU))
-    trial = {t.label: t for t in trials}["signed inputs in [-32, 32]"]
+    trial = {t.label: t for t in trials}["signed inputs in [-100, 100], dense near 0"]
     floats, indices = trial.inputs
     assert floats.min() < 0 and indices.dtype == torch.int64
     assert 0 <= indices.min() and indices.max() < 8
@@ -562,7 +578,7 @@ def test_index_tasks_get_a_trial_whose_elements_all_tie():
     assert [t.label for t in trials[5:7]] == ["the task's own inputs with random signs, 4x their size", TIE_LABEL]
     x = trials[6].inputs[0]
     assert x.shape == (4, 8, 5) and bool((x == x.reshape(-1)[0]).all()) and not trials[6].cancelling
-    assert trial_count(5, task, signed=True) == 8 and trial_count(5, "level1/19_ReLU_other") == 5
+    assert trial_count(5, task, signed=True) == 9 and trial_count(5, "level1/19_ReLU_other") == 5
 
 
 def test_index_tasks_get_a_trial_whose_extremes_tie_among_other_values():
@@ -575,15 +591,16 @@ def test_index_tasks_get_a_trial_whose_extremes_tie_among_other_values():
     assert task in INDEX_TASKS and LEVELS_LABEL in describe_extra_inputs(task)
     make_inputs = lambda: [torch.rand(16, 64, 63)]  # noqa: E731
     trials = list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, task, signed=True))
-    assert trials[-1].label == LEVELS_LABEL and not trials[-1].cancelling
-    x = trials[-1].inputs[0]
+    levels = next(t for t in trials if t.label == LEVELS_LABEL)
+    assert not levels.cancelling
+    x = levels.inputs[0]
     assert x.shape == (16, 64, 63) and 1 < x.unique().numel() <= LEVELS
     assert 0 <= float(x.min()) and float(x.max()) < 1
     top = x.amax(dim=1, keepdim=True)
     tied = (x == top).sum(dim=1) > 1  # columns whose maximum is not unique
     varied = x.amin(dim=1) < top.squeeze(1)  # ... and not constant
     assert float((tied & varied).float().mean()) > 0.5
-    assert torch.equal(x, trials[-1].regenerate()[0])
+    assert torch.equal(x, levels.regenerate()[0])
     other = list(correctness_trials(make_inputs, torch.device("cpu"), 1, 5, task, signed=True))[-1]
     assert not torch.equal(other.inputs[0], x)  # levels and positions drawn per trial
 
@@ -593,14 +610,14 @@ def test_normalisations_with_an_eps_get_a_trial_of_small_values(task):
     """Red-team pass 66: RMSNorm and LayerNorm kernels without eps passed every trial (the
     draws' mean square is ~1/3, where eps moves the output by ~1e-5 of itself). One trial scales
     the task's own values by SMALL_SCALE, where the mean square lies far below eps (1e-5)."""
-    from server.evaluation.inputs import EPS_TASKS, SMALL_LABEL, SMALL_SCALE
+    from server.evaluation.inputs import EPS_TASKS, OFFSET_TASKS, SMALL_SCALE
 
     assert task in EPS_TASKS and SMALL_LABEL in describe_extra_inputs(task)
     make_inputs = lambda: [torch.rand(2, 4, 8, 8)]  # noqa: E731
     trials = list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, task, signed=True))
-    assert len(trials) == trial_count(5, task, signed=True) == 7
-    small = trials[-1]
-    assert small.label == SMALL_LABEL and not small.cancelling
+    assert len(trials) == trial_count(5, task, signed=True) == 7 + (task in OFFSET_TASKS)
+    small = next(t for t in trials if t.label == SMALL_LABEL)
+    assert not small.cancelling
     draw = generate(make_inputs, torch.device("cpu"), derived_seed(0, EXTRA_SEED + 1))[0]
     assert torch.equal(small.inputs[0], draw * SMALL_SCALE)
     assert float(small.inputs[0].pow(2).mean()) < 1e-6 and torch.equal(small.inputs[0], small.regenerate()[0])

@@ -63,6 +63,26 @@ LEVELS_LABEL = (f"values taking {LEVELS} random levels (extremes tie at random p
 # below the references' eps (1e-5) and the outputs (~0.16) stay clear of the tolerance.
 EPS_TASKS = {"level1/33_BatchNorm", "level1/34_InstanceNorm", "level1/35_GroupNorm_",
              "level1/36_RMSNorm_", "level1/40_LayerNorm"}
+# Maxima and minima (and their indices) started at 0 instead of the first element: a maximum's
+# column of [0, 1) values always exceeds 0, and one of 64 random signs is all negative with
+# probability 2^-64, so a kernel starting at 0 passed (red-team pass 91: argmax wrong on 978 of
+# 1008 columns of log-probabilities). One trial moves every value to the side of zero where
+# such a start is wrong: below it for a maximum, above it for a minimum.
+AWAY_FROM_ZERO = {"level1/49_Max_reduction_over_a_dimension": -1.0,
+                  "level1/51_Argmax_over_a_dimension": -1.0,
+                  "level1/52_Argmin_over_a_dimension": 1.0,
+                  "level1/53_Min_reduction_over_a_dimension": 1.0}
+AWAY_LABEL = ("values all beyond zero (in [-2, -1) for a maximum, [1, 2) for a minimum: an "
+              "extreme started at 0 is wrong)")
+# Normalisations that subtract a mean: their [0, 1) and signed trials have |mean| / sd of 2 at
+# most, where a variance computed as E[x^2] - mean^2 in float32 holds; red-team pass 91's
+# LayerNorm that did so was off 0.15 on values around 1000. One trial adds OFFSET to the task's
+# own values: the output is the same, a one-pass float32 variance is not.
+OFFSET_TASKS = {"level1/33_BatchNorm", "level1/34_InstanceNorm", "level1/35_GroupNorm_",
+                "level1/40_LayerNorm"}
+OFFSET = 1000.0
+OFFSET_LABEL = (f"the task's own values plus {OFFSET:g} (the statistics computed stably: no "
+                "E[x^2] - mean^2)")
 SMALL_SCALE = 1e-3
 SMALL_LABEL = f"the task's own inputs scaled by {SMALL_SCALE:g} (the normalisation's eps matters)"
 
@@ -90,8 +110,15 @@ def _floats(inputs: list, make: Callable[[torch.Tensor, int], torch.Tensor],
 
 # Each maker fills every element of `out` (a tensor of the input's shape and dtype) in place and
 # returns it, in as few passes over memory as it can: at full size a pass is 6 GiB.
+SIGNED_RANGE = 100.0
+SIGNED_LABEL_ACTIVATION = f"signed inputs in [-{SIGNED_RANGE:g}, {SIGNED_RANGE:g}], dense near 0"
+
+
 def _signed(out: torch.Tensor, _: int) -> torch.Tensor:
-    return out.uniform_(-32.0, 32.0)
+    """sinh of a uniform draw: as many values under 1 in size as beyond 40, up to 100. A tanh,
+    sigmoid or softplus from exp(x) without its overflow guard turns NaN or inf beyond 44 or
+    88.7 (red-team pass 91: they passed a uniform [-32, 32])."""
+    return out.uniform_(-math.asinh(SIGNED_RANGE), math.asinh(SIGNED_RANGE)).sinh_()
 
 
 def _zeros(out: torch.Tensor, _: int) -> torch.Tensor:
@@ -145,6 +172,17 @@ def _row_shifted(out: torch.Tensor, _: int) -> torch.Tensor:
         shift = 100.0 + 10.0 * (torch.arange(rows.shape[0], device=rows.device, dtype=rows.dtype) % 7)
         rows.uniform_().add_(shift[:, None])
     return _by_rows(out, fill)
+
+
+def _row_spread(out: torch.Tensor, _: int) -> torch.Tensor:
+    """Values spread over [-100, 100]: a row's elements differ by far more than exp's float32
+    range, so only its maximum (no other element, such as its first) is a safe shift (red-team
+    pass 91: a softmax shifted by each row's first element passed every other trial)."""
+    return out.uniform_(-100.0, 100.0)
+
+
+def _away_from_zero(out: torch.Tensor, _: int, side: float) -> torch.Tensor:
+    return out.uniform_(-2.0, -1.0) if side < 0 else out.uniform_(1.0, 2.0)
 
 
 def _signed_scaled(out: torch.Tensor, i: int) -> torch.Tensor:
@@ -256,9 +294,10 @@ def spiked_label(task_id: str | None) -> str:
 
 EXTRA_TRIALS = {
     # task set -> [(label, how each floating input is replaced)]
-    "activation": [("signed inputs in [-32, 32]", _signed), ("all-zero inputs", _zeros)],
+    "activation": [(SIGNED_LABEL_ACTIVATION, _signed), ("all-zero inputs", _zeros)],
     "softmax": [("constant inputs", _constant), ("row-dependent peaked inputs", _row_peaked),
-                ("rows shifted by 100 to 160", _row_shifted)],
+                ("rows shifted by 100 to 160", _row_shifted),
+                ("values spread over [-100, 100] within each row", _row_spread)],
     "frobenius": [("constant inputs", _constant), ("signed, scaled inputs", _signed_scaled),
                   ("sparse signed inputs", _sparse)],
 }
@@ -297,7 +336,9 @@ def describe_extra_inputs(task_id: str | None, source: str = "") -> str:
                 f"values with random signs and {SIGNED_SCALE:g}x their size wherever the "
                 "reference computes those finitely and stably: do not rely on the generator's "
                 "range" + (f"; and {TIE_LABEL}; and {LEVELS_LABEL}" if task_id in INDEX_TASKS else "")
-                + (f"; and {SMALL_LABEL}" if task_id in EPS_TASKS else "") + units + spiked)
+                + (f"; and {SMALL_LABEL}" if task_id in EPS_TASKS else "")
+                + (f"; and {AWAY_LABEL}" if task_id in AWAY_FROM_ZERO else "")
+                + (f"; and {OFFSET_LABEL}" if task_id in OFFSET_TASKS else "") + units + spiked)
     return (", ".join(label for label, _ in EXTRA_TRIALS[family]) + " (same shapes as get_inputs())"
             + spiked)
 
@@ -427,6 +468,15 @@ def small_own_inputs(get_inputs, device: torch.device, seed: int, into: list | N
     return inputs
 
 
+def offset_own_inputs(get_inputs, device: torch.device, seed: int, into: list | None = None) -> list:
+    """The task's inputs from `seed`, OFFSET added to each floating tensor (made anew)."""
+    inputs = generate(get_inputs, device, seed)
+    for x in inputs:
+        if torch.is_tensor(x) and x.is_floating_point():
+            x.add_(OFFSET)
+    return inputs
+
+
 def extra_trials(task_id: str | None, signed: bool, units=None) -> list:
     """The extra trials of a task whose outputs depend on its inputs (the timed calls' extra
     rounds: timed_inputs.EXTRA_SHARE)."""
@@ -445,6 +495,12 @@ def _extra_trials(task_id: str | None, insensitive: bool, signed: bool = False, 
             trials.append((LEVELS_LABEL, functools.partial(_extra_inputs, make=_levels), False))
         if task_id in EPS_TASKS:
             trials.append((SMALL_LABEL, small_own_inputs, False))
+        if task_id in AWAY_FROM_ZERO:
+            trials.append((AWAY_LABEL, functools.partial(
+                _extra_inputs, make=functools.partial(_away_from_zero, side=AWAY_FROM_ZERO[task_id])),
+                False))
+        if task_id in OFFSET_TASKS:
+            trials.append((OFFSET_LABEL, offset_own_inputs, False))
         trials += [(maker.label, maker, False) for maker in units or ()]
         return trials
     return [(label, functools.partial(_extra_inputs, make=make), make is _signed_scaled)

@@ -12,6 +12,7 @@ import ast
 import builtins
 import ctypes
 import dataclasses
+import enum
 import gc
 import itertools
 import keyword
@@ -604,13 +605,69 @@ def _plain_field_names(cls: type, own: bool) -> None:
         fields = getattr(klass, "__dataclass_fields__", None)
         if isinstance(fields, dict):
             names += [*dict.keys(fields), *(getattr(f, "name", None) for f in dict.values(fields))]
-    bad = [n for n in names if type(n) is not str or not n.isidentifier() or keyword.iskeyword(n)]
+    bad = [n for n in names if type(n) is not str or not n.isidentifier() or keyword.iskeyword(n)
+           or _special(n)]  # a special name is a class attribute numpy or Python reads
     if bad:
         raise GeneratedCodeRefused(
-            f"the dataclass `{cls.__qualname__}` has a field named {bad[0]!r}, which is not a Python "
-            "identifier: dataclasses paste field names into the source of the methods they "
-            "generate, so such a name is code no rule has read; name fields in the class body "
+            f"the dataclass `{cls.__qualname__}` has a field named {bad[0]!r}, which is not a plain "
+            "Python identifier: dataclasses paste field names into the source of the methods they "
+            "generate and make them class attributes, so such a name is code (or a special "
+            "attribute) no rule has read; name fields in the class body "
             "(`x: int = 0`) and leave them as dataclasses made them")
+
+
+class SpecialNameRefused(AttributeError):
+    """A special (`__x__`) name set through a library that sets attributes by key."""
+
+
+def refuse_special_names_by_key() -> None:
+    """Libraries that set attributes by names given as data plant special attributes no rule
+    reads: `nn.ParameterDict()[key] = value` runs `setattr(self, key, value)`, and enum's
+    functional API (`enum.Enum("E", {key: value})`) makes each name a class attribute. Red-team
+    pass 90: a computed key `"__array_interface__"` whose dict named any address made numpy
+    view raw memory (the input tensors' data, found from `id(x)`) and compute the output where
+    no guard runs. Once per evaluation process, before the submission is imported: a module
+    refuses special names set on it (but `__class__` from torch's parametrize, which swaps a
+    module's class for its own), and enum's functional API refuses names with underscores."""
+    module_setattr = torch.nn.Module.__setattr__
+    if not getattr(module_setattr, "_kernel_env_hook", False):
+        def setattr_checked(self, name, value):
+            if _special(name) and not (name == "__class__" and _PARAMETRIZE
+                                       in sys._getframe(1).f_code.co_filename):
+                raise SpecialNameRefused(
+                    f"setting the special attribute {name!r} on a module is refused: libraries "
+                    "that set attributes by key (nn.ParameterDict, nn.ModuleDict) would plant "
+                    "names no rule reads; use plain identifiers as keys")
+            return module_setattr(self, name, value)
+
+        setattr_checked._kernel_env_hook = True
+        torch.nn.Module.__setattr__ = setattr_checked
+    create = enum.EnumType.__dict__.get("_create_")
+    if isinstance(create, types.FunctionType) and not getattr(create, "_kernel_env_hook", False):
+        def create_checked(cls, class_name, names, *args, **kwargs):
+            if isinstance(names, str):
+                listed = names.replace(",", " ").split()
+            else:
+                names = names if isinstance(names, dict) else list(names)
+                listed = [n if isinstance(n, str) else n[0] if isinstance(n, (tuple, list)) and n
+                          else n for n in names]
+            bad = [n for n in listed if type(n) is not str or n.startswith("_")]
+            if bad:
+                raise SpecialNameRefused(
+                    f"an enum made by enum's functional API with the member name {bad[0]!r} is "
+                    "refused: names with underscores there become class attributes (special "
+                    "ones too) that no rule reads; define enums with a `class` statement")
+            return create(cls, class_name, names, *args, **kwargs)
+
+        create_checked._kernel_env_hook = True
+        enum.EnumType._create_ = create_checked
+
+
+_PARAMETRIZE = os.path.join("torch", "nn", "utils", "parametrize.py")
+
+
+def _special(name) -> bool:
+    return type(name) is not str or (name.startswith("__") and name.endswith("__"))
 
 
 def foreign_warning_filters() -> int:

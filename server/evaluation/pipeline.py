@@ -46,6 +46,7 @@ from .static_check import static_check
 from .timed_inputs import TimedOutputSampler, gather, input_bytes, perturbs, separable_rows
 from .timing import MIN_TRIALS, Hooks, device_only_ms, hooked_calls, time_forward, trials_for
 from .unit_inputs import UnitInputs
+from .varied_parameters import vary_constant_parameters
 
 # The unit trials' inputs (unit_inputs.py) are made for a step's trials and again for each timed
 # round on them (a sort of every sample and a forward and backward of the reference): a task
@@ -459,6 +460,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         reference = load_reference(req.reference_source, workdir)
         integrity.record_thread_starts()
         integrity.check_dataclass_field_names()
+        integrity.refuse_special_names_by_key()
         integrity.stop_cyclic_collection()
         snap = clock.snap = integrity_snapshot(_reference_namespaces(reference))
         integrity.guard_submission_actions(candidate_path(workdir), report.source)
@@ -469,6 +471,7 @@ def _run_stages(req, profile, workdir, device, clock: _Clock, result: EvalResult
         ref_model, new_model, ref_state = build_models(reference, candidate, candidate_file, device,
                                                        eval_mode=profile.get("eval_mode", False))
         ignore_warnings(COMPILE, "after building the models")
+        vary_constant_parameters(ref_model, new_model, ref_state, secrets.randbits(62))
         reference_side = _ReferenceSide(ref_model, ref_state)
         if profile.get("unit_trial"):
             put_back = functools.partial(restore, ref_model, ref_state)

@@ -363,13 +363,21 @@ ALLOWED_DUNDER_TEXT = {"__main__"}  # `if __name__ == "__main__":`
 
 
 def constant_text(node: ast.AST) -> str | None:
-    """A string the file spells out, folded: literals, `+` of literals, f-strings and
-    `"".join([...])` of literals, so `"__built" + "ins__"` reads as `"__builtins__"`."""
+    """A string the file spells out, folded: literals, `+` of literals, `*` of a literal by a
+    small int, f-strings and `"".join([...])` of literals, so `"__built" + "ins__"` reads as
+    `"__builtins__"`."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = constant_text(node.left), constant_text(node.right)
         return left + right if left is not None and right is not None else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # "_" * 2 (red-team pass 90)
+        for text, count in ((node.left, node.right), (node.right, node.left)):
+            folded = constant_text(text)
+            if (folded is not None and isinstance(count, ast.Constant)
+                    and type(count.value) is int and 0 <= count.value <= 64):
+                return folded * count.value
+        return None
     if isinstance(node, ast.JoinedStr):
         parts = [constant_text(v) for v in node.values]
         return "".join(parts) if all(p is not None for p in parts) else None

@@ -93,7 +93,7 @@ def rows_per_call(batch: int) -> int | None:
 
 
 # Timed rounds on the correctness stage's extra inputs (red-team pass 52): the random-sign
-# trial, an activation's [-32, 32] and zeros, Softmax's shifted rows. Made only among the
+# trial, an activation's signed inputs and zeros, Softmax's shifted and spread rows. Made only among the
 # correctness trials, whose number of calls is fixed, they let a kernel count its calls and
 # specialise to torch.rand's [0, 1) from the first timed one. Now each kind gets one of the
 # rounds after the first (secret ones among the next EXTRA_FIRST, or as many as there are
