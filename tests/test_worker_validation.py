@@ -9,7 +9,8 @@ import pytest
 torch = pytest.importorskip("torch")  # the seed: these run on a CPU-only PyTorch, skip without one
 
 from server.evaluation.correctness import check_deterministic, check_inputs_unchanged, check_output, tolerances
-from server.evaluation.inputs import (AWAY_LABEL, EXTRA_SEED, LEVELS_LABEL, OFFSET, OFFSET_LABEL, SMALL_LABEL,
+from server.evaluation.inputs import (AWAY_LABEL, AWAY_SPAN, EXTRA_SEED, LARGE_LABEL, LARGE_SCALE,
+                                     LEVELS_LABEL, OFFSET, OFFSET_LABEL, SMALL_LABEL, SPREAD_LABEL,
                                      TIE_LABEL, correctness_trials, describe_extra_inputs, generate,
                                      trial_count)
 from server.evaluation.seeds import derived_seed
@@ -163,11 +164,12 @@ def make_inputs():
 @pytest.mark.parametrize("task_id, labels", [
     (RELU, ["signed inputs in [-100, 100], dense near 0", "all-zero inputs"]),
     (SOFTMAX, ["constant inputs", "row-dependent peaked inputs", "rows shifted by 100 to 160",
-               "values spread over [-100, 100] within each row"]),
+               SPREAD_LABEL]),
     (ARGMAX, [TIE_LABEL, LEVELS_LABEL, AWAY_LABEL]),
     (MIN, [AWAY_LABEL]),
-    (LAYERNORM, [SMALL_LABEL, OFFSET_LABEL]),
-    (FROBENIUS, ["constant inputs", "signed, scaled inputs", "sparse signed inputs"]),
+    (LAYERNORM, [SMALL_LABEL, OFFSET_LABEL, LARGE_LABEL]),
+    (FROBENIUS, ["constant inputs", "signed, scaled inputs", "sparse signed inputs",
+                 f"signed inputs in [-{LARGE_SCALE:g}, {LARGE_SCALE:g}]"]),
     ("level1/1_Square_matrix_multiplication_", []),
 ])
 def test_special_tasks_get_their_extra_trials(task_id, labels):
@@ -189,14 +191,18 @@ def test_special_tasks_get_their_extra_trials(task_id, labels):
         shifted = by_label["rows shifted by 100 to 160"]
         assert shifted.min() >= 100 and shifted.max() < 161  # exp overflows past 88.7
         assert len(set(shifted.floor().div(10).amin(dim=1).tolist())) > 1  # shifts differ by row
-        spread = by_label["values spread over [-100, 100] within each row"]
-        assert (spread.amax(dim=1) - spread.amin(dim=1)).min() > 89  # past exp's float32 range
+        spread = by_label[SPREAD_LABEL]
+        assert (spread.amax(dim=1) == 120).all() and spread.amin(dim=1).max() < 0
+        assert ((spread == 120).sum(dim=1) == 1).all() and (spread[spread < 120] <= 0).all()
     if task_id == ARGMAX:  # a maximum started at 0 is wrong on every column
-        assert (by_label[AWAY_LABEL] < -1 + 1e-6).all() and (by_label[AWAY_LABEL] >= -2).all()
+        away = by_label[AWAY_LABEL]
+        assert (away <= -AWAY_SPAN[0]).all() and (away >= -AWAY_SPAN[1]).all()
     if task_id == MIN:
-        assert (by_label[AWAY_LABEL] >= 1).all() and (by_label[AWAY_LABEL] < 2).all()
+        assert (by_label[AWAY_LABEL] >= AWAY_SPAN[0]).all() and (by_label[AWAY_LABEL] <= AWAY_SPAN[1]).all()
     if task_id == LAYERNORM:
         assert by_label[OFFSET_LABEL].min() >= OFFSET and by_label[OFFSET_LABEL].max() < OFFSET + 1
+        large = by_label[LARGE_LABEL]
+        assert large.min() >= 0 and LARGE_SCALE / 2 < large.max() < LARGE_SCALE
     if task_id == FROBENIUS:
         scaled = by_label["signed, scaled inputs"]
         assert scaled.min() < -10 and scaled.max() > 10 and scaled.abs().max() <= 100
@@ -348,10 +354,12 @@ def test_statistics_from_a_sample_pass_the_tasks_inputs_and_fail_the_spiked_ones
     within tolerance on the task's own [0, 1) inputs, far off where a spike dominates a group."""
     trials = list(correctness_trials(lambda: [torch.rand(*shape)], torch.device("cpu"), 0, 2,
                                      task_id))  # (20 of 20 draws within tolerance at these sizes)
-    from server.evaluation.inputs import EPS_TASKS
-    if task_id in EPS_TASKS:  # and the small-values and offset trials, which a sample passes too
-        assert [t.label for t in trials[2:]] == [SMALL_LABEL, OFFSET_LABEL]
-        trials = trials[:2]
+    from server.evaluation.inputs import EPS_TASKS, LARGE_TASKS, OFFSET_TASKS
+    # and the small-values, offset and large-values trials, which a sample passes too
+    assert [t.label for t in trials[2:]] == ([SMALL_LABEL] * (task_id in EPS_TASKS)
+                                             + [OFFSET_LABEL] * (task_id in OFFSET_TASKS)
+                                             + [LARGE_LABEL] * (task_id in LARGE_TASKS))
+    trials = trials[:2]
     assert [t.label for t in trials] == ["random inputs #1", f"random inputs #2 {SPIKED}"]
     for trial in trials:
         x = trial.inputs[0]
@@ -610,12 +618,12 @@ def test_normalisations_with_an_eps_get_a_trial_of_small_values(task):
     """Red-team pass 66: RMSNorm and LayerNorm kernels without eps passed every trial (the
     draws' mean square is ~1/3, where eps moves the output by ~1e-5 of itself). One trial scales
     the task's own values by SMALL_SCALE, where the mean square lies far below eps (1e-5)."""
-    from server.evaluation.inputs import EPS_TASKS, OFFSET_TASKS, SMALL_SCALE
+    from server.evaluation.inputs import EPS_TASKS, LARGE_TASKS, OFFSET_TASKS, SMALL_SCALE
 
     assert task in EPS_TASKS and SMALL_LABEL in describe_extra_inputs(task)
     make_inputs = lambda: [torch.rand(2, 4, 8, 8)]  # noqa: E731
     trials = list(correctness_trials(make_inputs, torch.device("cpu"), 0, 5, task, signed=True))
-    assert len(trials) == trial_count(5, task, signed=True) == 7 + (task in OFFSET_TASKS)
+    assert len(trials) == trial_count(5, task, signed=True) == 7 + (task in OFFSET_TASKS) + (task in LARGE_TASKS)
     small = next(t for t in trials if t.label == SMALL_LABEL)
     assert not small.cancelling
     draw = generate(make_inputs, torch.device("cpu"), derived_seed(0, EXTRA_SEED + 1))[0]

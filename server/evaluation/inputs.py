@@ -67,13 +67,17 @@ EPS_TASKS = {"level1/33_BatchNorm", "level1/34_InstanceNorm", "level1/35_GroupNo
 # column of [0, 1) values always exceeds 0, and one of 64 random signs is all negative with
 # probability 2^-64, so a kernel starting at 0 passed (red-team pass 91: argmax wrong on 978 of
 # 1008 columns of log-probabilities). One trial moves every value to the side of zero where
-# such a start is wrong: below it for a maximum, above it for a minimum.
+# such a start is wrong, below it for a maximum, above it for a minimum, every value far from
+# zero (red-team pass 92: a start at -5 passed a trial in [-2, -1), and values spread from 1
+# down would leave each column's extreme near 1).
 AWAY_FROM_ZERO = {"level1/49_Max_reduction_over_a_dimension": -1.0,
                   "level1/51_Argmax_over_a_dimension": -1.0,
                   "level1/52_Argmin_over_a_dimension": 1.0,
                   "level1/53_Min_reduction_over_a_dimension": 1.0}
-AWAY_LABEL = ("values all beyond zero (in [-2, -1) for a maximum, [1, 2) for a minimum: an "
-              "extreme started at 0 is wrong)")
+AWAY_SPAN = (1e5, 1e6)
+AWAY_LABEL = (f"values all beyond zero, {AWAY_SPAN[0]:g} to {AWAY_SPAN[1]:g} in size (negative for "
+              "a maximum, positive for a minimum: an extreme started at 0, or at another finite "
+              "value short of that, is wrong)")
 # Normalisations that subtract a mean: their [0, 1) and signed trials have |mean| / sd of 2 at
 # most, where a variance computed as E[x^2] - mean^2 in float32 holds; red-team pass 91's
 # LayerNorm that did so was off 0.15 on values around 1000. One trial adds OFFSET to the task's
@@ -83,6 +87,18 @@ OFFSET_TASKS = {"level1/33_BatchNorm", "level1/34_InstanceNorm", "level1/35_Grou
 OFFSET = 1000.0
 OFFSET_LABEL = (f"the task's own values plus {OFFSET:g} (the statistics computed stably: no "
                 "E[x^2] - mean^2)")
+# Squares and sums in float16 overflow past 65504: an RMSNorm or Frobenius norm squaring in
+# float16 and a sum accumulating in it were right on every trial (values within 4, or 100 for
+# Frobenius's scaled one) and wrong (inf, 0) on values of a few hundred (red-team pass 92). One
+# trial multiplies the task's own values by LARGE_SCALE where the output is the same for any
+# scale (the normalisations) or grows with it (sums and means).
+LARGE_TASKS = {"level1/33_BatchNorm", "level1/34_InstanceNorm", "level1/35_GroupNorm_",
+               "level1/36_RMSNorm_", "level1/38_L1Norm_", "level1/39_L2Norm_", "level1/40_LayerNorm",
+               "level1/47_Sum_reduction_over_a_dimension",
+               "level1/48_Mean_reduction_over_a_dimension"}
+LARGE_SCALE = 1e4
+LARGE_LABEL = (f"the task's own values scaled by {LARGE_SCALE:g} (float16 squares and sums "
+               "overflow there)")
 SMALL_SCALE = 1e-3
 SMALL_LABEL = f"the task's own inputs scaled by {SMALL_SCALE:g} (the normalisation's eps matters)"
 
@@ -174,15 +190,31 @@ def _row_shifted(out: torch.Tensor, _: int) -> torch.Tensor:
     return _by_rows(out, fill)
 
 
+SPREAD_LABEL = ("values in [-100, 0] within each row, each row's maximum 120 at a random "
+                "column")
+
+
 def _row_spread(out: torch.Tensor, _: int) -> torch.Tensor:
-    """Values spread over [-100, 100]: a row's elements differ by far more than exp's float32
-    range, so only its maximum (no other element, such as its first) is a safe shift (red-team
-    pass 91: a softmax shifted by each row's first element passed every other trial)."""
-    return out.uniform_(-100.0, 100.0)
+    """Values in [-100, 0] and one of 120 per row: every other element lies 120 or more below
+    the maximum, past exp's float32 range, so only the maximum (no other element, such as the
+    row's first) is a safe shift (red-team pass 91: a softmax shifted by each row's first
+    element passed every other trial). The clear maximum keeps the output's peak at 1, and with
+    it the tolerance (max|reference| * 1e-5): a first version spread over [-100, 100] left it
+    near 0.07, and its exponentials in float32's subnormal range, which Triton's interpreter
+    rounds wrongly into float16 (`legit/softmax_fp16_roundtrip.py`, refused there)."""
+    def fill(rows):
+        rows.uniform_(-100.0, 0.0)
+        r = torch.arange(rows.shape[0], device=rows.device)
+        rows[r, torch.randint(0, rows.shape[1], (rows.shape[0],), device=rows.device)] = 120.0
+    return _by_rows(out, fill)
+
+
+def _signed_large(out: torch.Tensor, _: int) -> torch.Tensor:
+    return out.uniform_(-LARGE_SCALE, LARGE_SCALE)
 
 
 def _away_from_zero(out: torch.Tensor, _: int, side: float) -> torch.Tensor:
-    return out.uniform_(-2.0, -1.0) if side < 0 else out.uniform_(1.0, 2.0)
+    return out.uniform_(-AWAY_SPAN[1], -AWAY_SPAN[0]) if side < 0 else out.uniform_(*AWAY_SPAN)
 
 
 def _signed_scaled(out: torch.Tensor, i: int) -> torch.Tensor:
@@ -297,9 +329,10 @@ EXTRA_TRIALS = {
     "activation": [(SIGNED_LABEL_ACTIVATION, _signed), ("all-zero inputs", _zeros)],
     "softmax": [("constant inputs", _constant), ("row-dependent peaked inputs", _row_peaked),
                 ("rows shifted by 100 to 160", _row_shifted),
-                ("values spread over [-100, 100] within each row", _row_spread)],
+                (SPREAD_LABEL, _row_spread)],
     "frobenius": [("constant inputs", _constant), ("signed, scaled inputs", _signed_scaled),
-                  ("sparse signed inputs", _sparse)],
+                  ("sparse signed inputs", _sparse),
+                  (f"signed inputs in [-{LARGE_SCALE:g}, {LARGE_SCALE:g}]", _signed_large)],
 }
 
 
@@ -338,7 +371,8 @@ def describe_extra_inputs(task_id: str | None, source: str = "") -> str:
                 "range" + (f"; and {TIE_LABEL}; and {LEVELS_LABEL}" if task_id in INDEX_TASKS else "")
                 + (f"; and {SMALL_LABEL}" if task_id in EPS_TASKS else "")
                 + (f"; and {AWAY_LABEL}" if task_id in AWAY_FROM_ZERO else "")
-                + (f"; and {OFFSET_LABEL}" if task_id in OFFSET_TASKS else "") + units + spiked)
+                + (f"; and {OFFSET_LABEL}" if task_id in OFFSET_TASKS else "")
+                + (f"; and {LARGE_LABEL}" if task_id in LARGE_TASKS else "") + units + spiked)
     return (", ".join(label for label, _ in EXTRA_TRIALS[family]) + " (same shapes as get_inputs())"
             + spiked)
 
@@ -468,6 +502,15 @@ def small_own_inputs(get_inputs, device: torch.device, seed: int, into: list | N
     return inputs
 
 
+def large_own_inputs(get_inputs, device: torch.device, seed: int, into: list | None = None) -> list:
+    """The task's inputs from `seed`, each floating tensor scaled by LARGE_SCALE (made anew)."""
+    inputs = generate(get_inputs, device, seed)
+    for x in inputs:
+        if torch.is_tensor(x) and x.is_floating_point():
+            x.mul_(LARGE_SCALE)
+    return inputs
+
+
 def offset_own_inputs(get_inputs, device: torch.device, seed: int, into: list | None = None) -> list:
     """The task's inputs from `seed`, OFFSET added to each floating tensor (made anew)."""
     inputs = generate(get_inputs, device, seed)
@@ -501,6 +544,8 @@ def _extra_trials(task_id: str | None, insensitive: bool, signed: bool = False, 
                 False))
         if task_id in OFFSET_TASKS:
             trials.append((OFFSET_LABEL, offset_own_inputs, False))
+        if task_id in LARGE_TASKS:
+            trials.append((LARGE_LABEL, large_own_inputs, False))
         trials += [(maker.label, maker, False) for maker in units or ()]
         return trials
     return [(label, functools.partial(_extra_inputs, make=make), make is _signed_scaled)
