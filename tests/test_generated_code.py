@@ -73,11 +73,19 @@ SPECIAL_NAMES = textwrap.dedent("""
                   lambda: setattr(torch.nn.Linear(2, 2), key, interface),
                   lambda: enum.Enum("Holder", [(key, interface)]),
                   lambda: enum.Enum("Holder", {key: interface}),
-                  lambda: enum.Enum("Holder", "ok " + key)):
+                  lambda: enum.Enum("Holder", "ok " + key),
+                  lambda: setattr(torch.nn.Linear(2, 2), "_buffers", {key: interface})):
         try:
             plant()
         except integrity.SpecialNameRefused:
             refused.append(True)
+    # a special name is not served from a module's own dicts (a dict that is a Module too)
+    class DictModule(dict, torch.nn.Module):
+        def __init__(self, items):
+            dict.__init__(self, items)
+            torch.nn.Module.__init__(self)
+    holder = torch.nn.ModuleDict({key: DictModule(interface)})
+    served = hasattr(holder, key)
     # what honest code does with the same libraries still works
     params = torch.nn.ParameterDict({"w0": torch.nn.Parameter(torch.ones(2))})
     params["scale"] = 2.0
@@ -85,7 +93,8 @@ SPECIAL_NAMES = textwrap.dedent("""
     lin.block = 128
     colour = enum.Enum("Colour", "RED GREEN")
     torch.nn.utils.parametrize.register_parametrization(lin, "weight", torch.nn.Identity())
-    print(len(refused), params.scale, lin.block, colour.GREEN.value, type(lin).__name__)
+    lin.register_full_backward_hook(lambda *args: None)
+    print(len(refused), served, params.scale, lin.block, colour.GREEN.value, type(lin).__name__)
 """)
 
 
@@ -93,4 +102,4 @@ def test_special_names_set_by_key_are_refused_and_plain_ones_kept():
     out = subprocess.run([sys.executable, "-c", SPECIAL_NAMES], capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["6", "2.0", "128", "2", "ParametrizedLinear"]
+    assert out.stdout.split() == ["7", "False", "2.0", "128", "2", "ParametrizedLinear"]

@@ -628,9 +628,14 @@ def refuse_special_names_by_key() -> None:
     view raw memory (the input tensors' data, found from `id(x)`) and compute the output where
     no guard runs. Once per evaluation process, before the submission is imported: a module
     refuses special names set on it (but `__class__` from torch's parametrize, which swaps a
-    module's class for its own), and enum's functional API refuses names with underscores."""
+    module's class for its own) and its own dicts replaced (`self._buffers = {key: d}`), never
+    serves a special name from its parameters, buffers or submodules (pass 93: a dict that is
+    also a Module, added by `add_module` under such a key), and enum's functional API refuses
+    names with underscores."""
     module_setattr = torch.nn.Module.__setattr__
     if not getattr(module_setattr, "_kernel_env_hook", False):
+        internals = frozenset(vars(torch.nn.Module())) - {"training", "_is_full_backward_hook"}
+
         def setattr_checked(self, name, value):
             if _special(name) and not (name == "__class__" and _PARAMETRIZE
                                        in sys._getframe(1).f_code.co_filename):
@@ -638,10 +643,27 @@ def refuse_special_names_by_key() -> None:
                     f"setting the special attribute {name!r} on a module is refused: libraries "
                     "that set attributes by key (nn.ParameterDict, nn.ModuleDict) would plant "
                     "names no rule reads; use plain identifiers as keys")
+            if name in internals:
+                raise SpecialNameRefused(
+                    f"replacing nn.Module's own {name!r} is refused: torch keeps a module's "
+                    "parameters, buffers, submodules and hooks there; register them with "
+                    "nn.Parameter, register_buffer or submodule attributes")
             return module_setattr(self, name, value)
 
         setattr_checked._kernel_env_hook = True
         torch.nn.Module.__setattr__ = setattr_checked
+    module_getattr = torch.nn.Module.__getattr__
+    if not getattr(module_getattr, "_kernel_env_hook", False):
+        def getattr_checked(self, name):
+            # reached only when ordinary lookup failed: a special name is never served from a
+            # module's parameters, buffers or submodules (red-team pass 93: a dict-Module added
+            # as "__array_interface__" through add_module or ModuleDict, which numpy read)
+            if _special(name):
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            return module_getattr(self, name)
+
+        getattr_checked._kernel_env_hook = True
+        torch.nn.Module.__getattr__ = getattr_checked
     create = enum.EnumType.__dict__.get("_create_")
     if isinstance(create, types.FunctionType) and not getattr(create, "_kernel_env_hook", False):
         def create_checked(cls, class_name, names, *args, **kwargs):
