@@ -492,32 +492,21 @@ def signed_own_inputs(get_inputs, device: torch.device, seed: int, into: list | 
     return inputs
 
 
-def small_own_inputs(get_inputs, device: torch.device, seed: int, into: list | None = None) -> list:
-    """The task's inputs from `seed`, each floating tensor scaled by SMALL_SCALE (made anew:
-    `into` is not used)."""
+def _own_inputs_changed(get_inputs, device: torch.device, seed: int, into: list | None = None, *,
+                        change: Callable[[torch.Tensor], torch.Tensor]) -> list:
+    """The task's inputs from `seed`, `change` applied in place to each floating tensor (made
+    anew: `into` is not used)."""
     inputs = generate(get_inputs, device, seed)
     for x in inputs:
         if torch.is_tensor(x) and x.is_floating_point():
-            x.mul_(SMALL_SCALE)
+            change(x)
     return inputs
 
 
-def large_own_inputs(get_inputs, device: torch.device, seed: int, into: list | None = None) -> list:
-    """The task's inputs from `seed`, each floating tensor scaled by LARGE_SCALE (made anew)."""
-    inputs = generate(get_inputs, device, seed)
-    for x in inputs:
-        if torch.is_tensor(x) and x.is_floating_point():
-            x.mul_(LARGE_SCALE)
-    return inputs
-
-
-def offset_own_inputs(get_inputs, device: torch.device, seed: int, into: list | None = None) -> list:
-    """The task's inputs from `seed`, OFFSET added to each floating tensor (made anew)."""
-    inputs = generate(get_inputs, device, seed)
-    for x in inputs:
-        if torch.is_tensor(x) and x.is_floating_point():
-            x.add_(OFFSET)
-    return inputs
+# the task's own values scaled (eps matters; float16 overflows) or shifted (one-pass variance)
+small_own_inputs = functools.partial(_own_inputs_changed, change=lambda x: x.mul_(SMALL_SCALE))
+large_own_inputs = functools.partial(_own_inputs_changed, change=lambda x: x.mul_(LARGE_SCALE))
+offset_own_inputs = functools.partial(_own_inputs_changed, change=lambda x: x.add_(OFFSET))
 
 
 def extra_trials(task_id: str | None, signed: bool, units=None) -> list:
