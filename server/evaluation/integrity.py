@@ -631,7 +631,7 @@ def refuse_special_names_by_key() -> None:
     module's class for its own) and its own dicts replaced (`self._buffers = {key: d}`), never
     serves a special name from its parameters, buffers or submodules (pass 93: a dict that is
     also a Module, added by `add_module` under such a key), and enum's functional API refuses
-    names with underscores."""
+    special member names."""
     module_setattr = torch.nn.Module.__setattr__
     if not getattr(module_setattr, "_kernel_env_hook", False):
         internals = frozenset(vars(torch.nn.Module())) - {"training", "_is_full_backward_hook"}
@@ -674,12 +674,12 @@ def refuse_special_names_by_key() -> None:
                 names = names if isinstance(names, dict) else list(names)
                 listed = [n if isinstance(n, str) else n[0] if isinstance(n, (tuple, list)) and n
                           else n for n in names]
-            bad = [n for n in listed if type(n) is not str or n.startswith("_")]
+            bad = [n for n in listed if _special(n)]
             if bad:
                 raise SpecialNameRefused(
                     f"an enum made by enum's functional API with the member name {bad[0]!r} is "
-                    "refused: names with underscores there become class attributes (special "
-                    "ones too) that no rule reads; define enums with a `class` statement")
+                    "refused: special names there become class attributes that no rule reads; "
+                    "define enums with a `class` statement")
             return create(cls, class_name, names, *args, **kwargs)
 
         create_checked._kernel_env_hook = True

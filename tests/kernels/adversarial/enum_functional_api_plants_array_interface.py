@@ -3,7 +3,7 @@
 # says: SpecialNameRefused
 # found: red-team pass 90 (session 45), a variant of its ParameterDict route
 # why: red-team pass 90's plant through enum's functional API: `enum.Enum("H", [(key, d)])`
-#      makes a special name a class attribute; the functional API refuses names with underscores.
+#      makes a special name a class attribute; the functional API refuses special member names.
 import enum
 import numpy as np
 import torch
