@@ -51,6 +51,13 @@ def test_honest_dataclasses_pass():
         stages: int = 3
 
     assert More(stages=2) == More(stages=2) and More().block == 1024
+
+    @dataclasses.dataclass(frozen=True)
+    class BoundMethodLike:  # Triton's BoundJITMethod, made at a first compile
+        __self__: object
+        __func__: object
+
+    assert BoundMethodLike(1, 2).__func__ == 2
     assert integrity.check_dataclass_field_names() is None  # installed once
 
 

@@ -606,7 +606,7 @@ def _plain_field_names(cls: type, own: bool) -> None:
         if isinstance(fields, dict):
             names += [*dict.keys(fields), *(getattr(f, "name", None) for f in dict.values(fields))]
     bad = [n for n in names if type(n) is not str or not n.isidentifier() or keyword.iskeyword(n)
-           or _special(n)]  # a special name is a class attribute numpy or Python reads
+           or (_special(n) and n not in _LIBRARY_FIELD_NAMES)]  # one numpy or Python may read
     if bad:
         raise GeneratedCodeRefused(
             f"the dataclass `{cls.__qualname__}` has a field named {bad[0]!r}, which is not a plain "
@@ -614,6 +614,12 @@ def _plain_field_names(cls: type, own: bool) -> None:
             "generate and make them class attributes, so such a name is code (or a special "
             "attribute) no rule has read; name fields in the class body "
             "(`x: int = 0`) and leave them as dataclasses made them")
+
+
+# Special field names of the libraries' own dataclasses, made after the hook (Triton's
+# code generator, imported at a first compile: BoundJITMethod's `__self__` and `__func__`);
+# no protocol reads them off an instance.
+_LIBRARY_FIELD_NAMES = frozenset({"__self__", "__func__"})
 
 
 class SpecialNameRefused(AttributeError):
