@@ -1,5 +1,6 @@
 # task: level1/40_LayerNorm
-# expect: output_mismatch
+# expect: rejected
+# (output_mismatch, or non_finite where the cancelled variance turns negative)
 # found: red-team pass 91 (session 45; scored 0.3 on the cpu evaluator before)
 # why: LayerNorm with the variance as E[x^2] - mean^2 in float32 (one read pass less): it cancels
 #      when |mean| is far above the spread, which no trial had. The task's own values plus 1000

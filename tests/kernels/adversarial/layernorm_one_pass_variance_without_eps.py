@@ -1,5 +1,7 @@
 # task: level1/40_LayerNorm
-# expect: output_mismatch
+# expect: rejected
+# (output_mismatch on the small values' trial, or non_finite on the offset trial of pass 91,
+#  whichever the secret order runs first)
 # why: red-team pass 66 (scored 3 of 3 on the cpu evaluator before its trial). Mean and E[x^2] in one pass (two reads of the input instead of the
 #      honest two-pass variance's three), var = E[x^2] - mean^2, and no eps (1e-5). Every trial's
 #      variance is ~1/12 of its values' scale or more (the draws, the random-sign trial, the
