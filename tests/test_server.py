@@ -265,6 +265,7 @@ def test_every_reset_and_step_is_logged_as_json(cpu_server):
     assert '"event": "step"' in stdout  # always on stdout as well
 
 
+@pytest.mark.timeout(900)  # every adversarial kernel (365) through one server: ~5-6 min on CI's 2 cores
 def test_one_server_scores_honest_kernels_and_survives_every_exploit(cpu_server):
     """Through the real server and client: legitimate kernels for ReLU, Softmax, Frobenius,
     matmul and a fused level-2 task score > 0; every adversarial kernel gets reward 0 with its
