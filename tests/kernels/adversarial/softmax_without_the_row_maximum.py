@@ -1,6 +1,6 @@
 # task: level1/23_Softmax
 # expect: non_finite
-# says: rows shifted by 100 to 160
+# says: row
 # found: red-team pass 48 (session 20; scored 0.3 on the cpu evaluator before)
 # why: a softmax that never subtracts its row's maximum: exp overflows to inf (and the row to
 #      NaN) for inputs above ~88.7, which neither the task's [0, 1) inputs nor the other trials
